@@ -1,0 +1,131 @@
+import { Command, Option } from 'commander';
+import { openStore } from '../../store/db.js';
+import { LEAGUE_SLUGS } from '../../reference/leagues.js';
+import { runSync } from '../../sync/run-sync.js';
+import type { Provider } from '../../sync/provider.js';
+import { FilesProvider } from '../../sync/providers/files.js';
+import { addDays, parseYmd, systemClock, ymd } from '../../util/time.js';
+import type { Clock } from '../../util/time.js';
+import { Progress } from '../progress.js';
+import { UsageError, parsePositiveInt } from '../errors.js';
+
+interface SyncFlags {
+  db: string;
+  provider: 'demo' | 'files' | 'espn';
+  source?: string;
+  seed: number;
+  today?: string;
+  scale: number;
+  baseUrl: string;
+  coreUrl: string;
+  leagues?: string;
+  from?: string;
+  to?: string;
+  season?: number[];
+  concurrency: number;
+}
+
+function parseDate(name: string) {
+  return (value: string): string => {
+    if (!parseYmd(value)) throw new UsageError(`${name} must be a valid YYYYMMDD date, got ${JSON.stringify(value)}`);
+    return value;
+  };
+}
+
+function parseLeagues(value: string | undefined): string[] {
+  if (!value) return [...LEAGUE_SLUGS];
+  const slugs = [...new Set(value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const unknown = slugs.filter((s) => !LEAGUE_SLUGS.includes(s));
+  if (unknown.length) throw new UsageError(`unknown league(s): ${unknown.join(', ')} (known: ${LEAGUE_SLUGS.join(', ')})`);
+  return slugs;
+}
+
+export const DEFAULT_WINDOW_BACK = 3;
+export const DEFAULT_WINDOW_AHEAD = 7;
+
+async function makeProvider(f: SyncFlags, clock: Clock): Promise<Provider> {
+  switch (f.provider) {
+    case 'demo': {
+      const { createDemoProvider } = await import('../../sync/providers/demo/index.js');
+      return createDemoProvider({ seed: f.seed, today: f.today ?? ymd(clock()), scale: f.scale });
+    }
+    case 'files':
+      if (!f.source) throw new UsageError('--provider files needs --source DIR');
+      return new FilesProvider(f.source);
+    case 'espn': {
+      const today = clock();
+      const from = f.from ?? ymd(addDays(today, -DEFAULT_WINDOW_BACK));
+      const to = f.to ?? ymd(addDays(today, DEFAULT_WINDOW_AHEAD));
+      if (from > to) throw new UsageError('--from must be before or equal to --to');
+      const { EspnProvider } = await import('../../sync/providers/espn.js');
+      return new EspnProvider({ baseUrl: f.baseUrl, coreUrl: f.coreUrl, from, to, seasons: f.season ?? [] });
+    }
+  }
+}
+
+/** Demo data is stamped with its reference instant, so the same seed and date give the same store. */
+async function demoClock(today: string): Promise<Clock> {
+  const { demoReferenceInstant } = await import('../../sync/providers/demo/index.js');
+  const instant = demoReferenceInstant(today);
+  return () => instant;
+}
+
+export function syncCommand(): Command {
+  return new Command('sync')
+    .description('fill or refresh the store from a provider (demo generator, recorded ESPN files, or ESPN over HTTP)')
+    .addOption(new Option('--provider <name>', 'where the data comes from').choices(['demo', 'files', 'espn']).makeOptionMandatory())
+    .option('--source <dir>', 'files: directory of recorded ESPN responses (<league>/scoreboard/<YYYYMMDD>.json, …)')
+    .option('--seed <n>', 'demo: generator seed', parsePositiveInt('--seed'), 1)
+    .option('--today <YYYYMMDD>', 'demo: reference date the season is laid out around (default: today, UTC)', parseDate('--today'))
+    .option('--scale <s>', 'demo: multiply the amount of data (matches) by this factor', (v) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0 || n > 100) throw new UsageError(`--scale must be a number in (0, 100], got ${JSON.stringify(v)}`);
+      return n;
+    }, 1)
+    .option('--base-url <origin>', 'espn: site API origin', 'https://site.api.espn.com')
+    .option('--core-url <origin>', 'espn: core API origin (play-by-play)', 'https://sports.core.api.espn.com')
+    .option('--leagues <slugs>', 'comma-separated league slugs (default: all 16)')
+    .option('--from <YYYYMMDD>', `espn: first scoreboard day (default: today − ${DEFAULT_WINDOW_BACK} days)`, parseDate('--from'))
+    .option('--to <YYYYMMDD>', `espn: last scoreboard day (default: today + ${DEFAULT_WINDOW_AHEAD} days)`, parseDate('--to'))
+    .option('--season <YYYY>', 'espn: also pull standings for this season (repeatable)', (v, prev: number[] = []) => {
+      if (!/^\d{4}$/.test(v)) throw new UsageError(`--season must be a four-digit year, got ${JSON.stringify(v)}`);
+      return [...prev, Number(v)];
+    })
+    .option('--concurrency <n>', 'provider requests in flight at once', parsePositiveInt('--concurrency'), 6)
+    .action(async function (this: Command) {
+      const f = this.opts<SyncFlags>();
+      const leagues = parseLeagues(f.leagues);
+      const provider = await makeProvider(f, systemClock);
+      const clock = f.provider === 'demo' ? await demoClock(f.today ?? ymd(systemClock())) : systemClock;
+      const db = openStore(f.db);
+      const started = performance.now();
+      const progress = new Progress(`sync ${f.provider}`);
+      try {
+        const report = await runSync(db, provider, {
+          leagues,
+          concurrency: f.concurrency,
+          clock,
+          onPlanned: (n) => progress.plan(n),
+          onUnit: (r) => progress.tick(r.status === 'failed'),
+        });
+        progress.finish();
+        const secs = ((performance.now() - started) / 1000).toFixed(1);
+        for (const fail of report.failures.slice(0, 20)) {
+          process.stderr.write(`failed: ${fail.league} ${fail.resource}${fail.key ? ` ${fail.key}` : ''}: ${fail.error}\n`);
+        }
+        if (report.failures.length > 20) process.stderr.write(`failed: … and ${report.failures.length - 20} more\n`);
+        const ignored = report.ignored.length ? `, ${report.ignored.length} ignored` : '';
+        const line =
+          `sync ${report.provider}: ${leagues.length} leagues, ${report.units.ok} units ok, ${report.units.failed} failed` +
+          `, ${report.units.unavailable} not available${ignored}, ${report.written} records written in ${secs}s`;
+        if (report.failures.length) {
+          process.stderr.write(`${line}\n`);
+          process.exitCode = 1;
+        } else {
+          process.stdout.write(`${line}\n`);
+        }
+      } finally {
+        db.close();
+      }
+    });
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/** `fds`: the command line. Every command takes --db; failures print one line on stderr and exit non-zero. */
+import { Command, CommanderError } from 'commander';
+import { syncCommand } from './commands/sync.js';
+import { UsageError } from './errors.js';
+import { StoreError } from '../store/db.js';
+
+export const DEFAULT_DB = 'data/football.sqlite';
+export const DEFAULT_OUT = 'dist';
+
+export function program(): Command {
+  const cli = new Command('fds')
+    .description('Football Data Service: sync football data into SQLite, pre-render the JSON API for a CDN, serve the rest')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  cli.addCommand(syncCommand());
+  for (const cmd of cli.commands) cmd.exitOverride().option('--db <path>', 'SQLite store', DEFAULT_DB);
+  return cli;
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    await program().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode;
+      return;
+    }
+    if (err instanceof UsageError || err instanceof StoreError) {
+      process.stderr.write(`fds: ${err.message}\n`);
+    } else {
+      process.stderr.write(`fds: ${err instanceof Error ? err.message : String(err)}\n`);
+      if (process.env.FDS_DEBUG) console.error(err);
+    }
+    process.exitCode = 1;
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,71 @@
+/** Opening the store: one SQLite file in WAL mode, migrated to the current schema on open. */
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LEAGUES, leagueLogo } from '../reference/leagues.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+export type DB = Database.Database;
+
+export class StoreError extends Error {}
+
+export interface OpenOptions {
+  readonly?: boolean;
+}
+
+export function openStore(file: string, opts: OpenOptions = {}): DB {
+  if (opts.readonly) {
+    if (!fs.existsSync(file)) throw new StoreError(`no store at ${file} (run \`fds sync\` first)`);
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version !== SCHEMA_VERSION) {
+      db.close();
+      throw new StoreError(`store ${file} has schema version ${version}, this build reads ${SCHEMA_VERSION} (run \`fds sync\` to migrate)`);
+    }
+    return db;
+  }
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  seedLeagues(db);
+  return db;
+}
+
+export function migrate(db: DB): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new StoreError(`store has schema version ${version}, newer than this build (${SCHEMA_VERSION})`);
+  }
+  for (let v = version; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** The 16 leagues exist in every store, synced or not; reference fields follow the code's catalogue. */
+function seedLeagues(db: DB): void {
+  const upsert = db.prepare(`
+    INSERT INTO leagues (slug, espn_id, name, abbreviation, country, kind, logo)
+    VALUES (@slug, @espnId, @name, @abbreviation, @country, @kind, @logo)
+    ON CONFLICT (slug) DO UPDATE SET name = excluded.name, abbreviation = excluded.abbreviation,
+      country = excluded.country, kind = excluded.kind
+    WHERE leagues.name IS NOT excluded.name OR leagues.abbreviation IS NOT excluded.abbreviation
+      OR leagues.country IS NOT excluded.country OR leagues.kind IS NOT excluded.kind`);
+  db.transaction(() => {
+    for (const l of LEAGUES) upsert.run({ ...l, logo: leagueLogo(l) });
+  })();
+}
+
+export function getMeta(db: DB, key: string): string | null {
+  const row = db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+export function setMeta(db: DB, key: string, value: string): void {
+  db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+}

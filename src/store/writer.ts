@@ -1,0 +1,236 @@
+/**
+ * Every write the sync makes. Upserts are keyed on provider ids and change-detected by content hash:
+ * a row is rewritten (and its last_synced_at moved) only when its content changed, so syncing the
+ * same data twice writes nothing. Each method returns how many rows it actually changed.
+ *
+ * Nothing here deletes stored data on the strength of an empty payload: an empty roster, play
+ * stream or standings table from the provider leaves what is stored in place.
+ */
+import type { DB } from './db.js';
+import type { MappedMatch } from '../espn/map-events.js';
+import type {
+  ClubRecord,
+  CoachRecord,
+  PlayRecord,
+  PlayerRecord,
+  Resource,
+  StandingsGroupRecord,
+  SummarySections,
+} from './records.js';
+import { SUMMARY_SECTIONS } from './records.js';
+import { isFlagged } from '../espn/map-plays.js';
+import { mergeClub } from '../espn/map-common.js';
+import { contentHash } from '../util/hash.js';
+
+const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+
+export class StoreWriter {
+  private readonly s;
+
+  constructor(private readonly db: DB) {
+    this.s = {
+      upsertMatch: db.prepare(`
+        INSERT INTO matches (league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
+          season_year, record_json, hash, last_synced_at)
+        VALUES (@league, @id, @kickoff, @scoreboardDate, @state, @statusName, @completed, @homeId, @awayId,
+          @seasonYear, @json, @hash, @now)
+        ON CONFLICT (league_slug, id) DO UPDATE SET kickoff = excluded.kickoff, scoreboard_date = excluded.scoreboard_date,
+          state = excluded.state, status_name = excluded.status_name, completed = excluded.completed,
+          home_id = excluded.home_id, away_id = excluded.away_id, season_year = excluded.season_year,
+          record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at
+        WHERE matches.hash IS NOT excluded.hash`),
+      matchExists: db.prepare('SELECT 1 FROM matches WHERE league_slug = ? AND id = ?').pluck(),
+      getSummary: db.prepare('SELECT sections_json, hash FROM match_summaries WHERE league_slug = ? AND match_id = ?'),
+      upsertSummary: db.prepare(`
+        INSERT INTO match_summaries (league_slug, match_id, sections_json, key_event_ids, hash, last_synced_at)
+        VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (league_slug, match_id) DO UPDATE SET sections_json = excluded.sections_json,
+          key_event_ids = excluded.key_event_ids, hash = excluded.hash, last_synced_at = excluded.last_synced_at
+        WHERE match_summaries.hash IS NOT excluded.hash`),
+      getClub: db.prepare('SELECT record_json FROM clubs WHERE id = ?').pluck(),
+      upsertClub: db.prepare(`
+        INSERT INTO clubs (id, record_json, coach_json, hash, last_synced_at) VALUES (?, ?, NULL, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET record_json = excluded.record_json, hash = excluded.hash,
+          last_synced_at = excluded.last_synced_at
+        WHERE clubs.hash IS NOT excluded.hash`),
+      setCoach: db.prepare('UPDATE clubs SET coach_json = ? WHERE id = ? AND coach_json IS NOT ?'),
+      addLeagueClub: db.prepare('INSERT OR IGNORE INTO league_clubs (league_slug, club_id) VALUES (?, ?)'),
+      leagueClubs: db.prepare('SELECT club_id FROM league_clubs WHERE league_slug = ?').pluck(),
+      removeLeagueClub: db.prepare('DELETE FROM league_clubs WHERE league_slug = ? AND club_id = ?'),
+      rosterHash: db.prepare('SELECT hash FROM rosters WHERE club_id = ?').pluck(),
+      upsertRoster: db.prepare(`
+        INSERT INTO rosters (club_id, league_slug, season_json, hash, last_synced_at) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (club_id) DO UPDATE SET league_slug = excluded.league_slug, season_json = excluded.season_json,
+          hash = excluded.hash, last_synced_at = excluded.last_synced_at`),
+      deletePlayers: db.prepare('DELETE FROM players WHERE club_id = ?'),
+      insertPlayer: db.prepare('INSERT INTO players (club_id, id, ordinal, record_json) VALUES (?, ?, ?, ?)'),
+      streamHash: db.prepare('SELECT hash FROM play_streams WHERE league_slug = ? AND match_id = ?').pluck(),
+      upsertStream: db.prepare(`
+        INSERT INTO play_streams (league_slug, match_id, count, complete, hash, last_synced_at) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (league_slug, match_id) DO UPDATE SET count = excluded.count, complete = excluded.complete,
+          hash = excluded.hash, last_synced_at = excluded.last_synced_at`),
+      deletePlays: db.prepare('DELETE FROM plays WHERE league_slug = ? AND match_id = ?'),
+      insertPlay: db.prepare('INSERT INTO plays (league_slug, match_id, sequence, id, flagged, record_json) VALUES (?, ?, ?, ?, ?, ?)'),
+      upsertGroup: db.prepare(`
+        INSERT INTO standings (league_slug, season, group_id, ordinal, record_json, hash, last_synced_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (league_slug, season, group_id) DO UPDATE SET ordinal = excluded.ordinal,
+          record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at
+        WHERE standings.hash IS NOT excluded.hash OR standings.ordinal IS NOT excluded.ordinal`),
+      groupIds: db.prepare('SELECT group_id FROM standings WHERE league_slug = ? AND season = ?').pluck(),
+      deleteGroup: db.prepare('DELETE FROM standings WHERE league_slug = ? AND season = ? AND group_id = ?'),
+      // The league's season only moves forward: an old recorded board must not roll it back.
+      leagueInfo: db.prepare(`
+        UPDATE leagues SET espn_id = coalesce(@espnId, espn_id),
+          season_json = CASE WHEN season_json IS NULL OR (@authoritative AND json_extract(season_json, '$.year') <= @year)
+                             THEN coalesce(@season, season_json) ELSE season_json END
+        WHERE slug = @slug`),
+      leagueSynced: db.prepare('UPDATE leagues SET last_synced_at = ? WHERE slug = ?'),
+      syncState: db.prepare(`
+        INSERT INTO sync_state (league_slug, resource, resource_key, provider, last_attempt_at, last_success_at, last_error)
+        VALUES (@league, @resource, @key, @provider, @at, CASE WHEN @ok THEN @at END, @error)
+        ON CONFLICT (league_slug, resource, resource_key) DO UPDATE SET provider = excluded.provider,
+          last_attempt_at = excluded.last_attempt_at,
+          last_success_at = CASE WHEN @ok THEN excluded.last_attempt_at ELSE sync_state.last_success_at END,
+          last_error = excluded.last_error`),
+    };
+  }
+
+  /** Store a match as a scoreboard (or the summary header, when `onlyIfAbsent`) describes it. */
+  upsertMatch(league: string, m: MappedMatch, now: string, onlyIfAbsent = false): number {
+    if (onlyIfAbsent && this.s.matchExists.get(league, m.record.id)) return 0;
+    const json = JSON.stringify(m.record);
+    const [home, away] = m.record.competitors;
+    let changed = this.s.upsertMatch.run({
+      league,
+      id: m.record.id,
+      kickoff: m.kickoff,
+      scoreboardDate: m.scoreboardDate,
+      state: m.record.status.type.state,
+      statusName: m.record.status.type.name,
+      completed: m.record.status.type.completed ? 1 : 0,
+      homeId: home?.id ?? null,
+      awayId: away?.id ?? null,
+      seasonYear: m.record.season?.year ?? null,
+      json,
+      hash: contentHash(json),
+      now,
+    }).changes;
+    // Competitor snapshots teach the store about clubs it has no catalogue entry for yet.
+    for (const c of m.record.competitors) changed += this.upsertClub(c.team, now, true);
+    return changed;
+  }
+
+  upsertSummary(league: string, matchId: string, sections: SummarySections, keyEventIds: string[], now: string): number {
+    const stored = this.s.getSummary.get(league, matchId) as { sections_json: string } | undefined;
+    const merged: SummarySections = {};
+    const old = stored ? (JSON.parse(stored.sections_json) as SummarySections) : {};
+    for (const key of SUMMARY_SECTIONS) {
+      const next = sections[key];
+      const value = isEmpty(next) && !isEmpty(old[key]) ? old[key] : next;
+      if (value !== undefined) merged[key] = value;
+    }
+    const json = JSON.stringify(merged);
+    return this.s.upsertSummary.run(league, matchId, json, JSON.stringify(keyEventIds), contentHash(json), now).changes;
+  }
+
+  /** Merge a club into the catalogue; `snapshotOnly` clubs (from matches) never overwrite catalogue fields. */
+  upsertClub(club: ClubRecord, now: string, snapshotOnly = false): number {
+    const storedJson = this.s.getClub.get(club.id) as string | undefined;
+    const stored = storedJson ? (JSON.parse(storedJson) as ClubRecord) : undefined;
+    const record = snapshotOnly && stored ? mergeClub(club, stored) : mergeClub(stored, club);
+    const json = JSON.stringify(record);
+    return this.s.upsertClub.run(club.id, json, contentHash(json), now).changes;
+  }
+
+  /** The league's catalogue becomes exactly this list (unless the list is empty). */
+  setLeagueClubs(league: string, clubs: ClubRecord[], now: string): number {
+    if (clubs.length === 0) return 0;
+    let changed = 0;
+    const keep = new Set(clubs.map((c) => c.id));
+    for (const id of this.s.leagueClubs.all(league) as string[]) {
+      if (!keep.has(id)) changed += this.s.removeLeagueClub.run(league, id).changes;
+    }
+    for (const club of clubs) {
+      changed += this.upsertClub(club, now);
+      changed += this.s.addLeagueClub.run(league, club.id).changes;
+    }
+    return changed;
+  }
+
+  replaceRoster(
+    league: string,
+    clubId: string,
+    players: PlayerRecord[],
+    coach: CoachRecord | null,
+    season: unknown,
+    now: string,
+  ): number {
+    let changed = 0;
+    if (coach) changed += this.s.setCoach.run(JSON.stringify(coach), clubId, JSON.stringify(coach)).changes;
+    if (players.length === 0) return changed;
+    changed += this.s.addLeagueClub.run(league, clubId).changes;
+    const json = players.map((p) => JSON.stringify(p));
+    const seasonJson = season ? JSON.stringify(season) : null;
+    const hash = contentHash(league, seasonJson ?? '', ...json);
+    if (this.s.rosterHash.get(clubId) === hash) return changed;
+    this.s.deletePlayers.run(clubId);
+    players.forEach((p, i) => this.s.insertPlayer.run(clubId, p.id, i, json[i]!));
+    this.s.upsertRoster.run(clubId, league, seasonJson, hash, now);
+    return changed + players.length;
+  }
+
+  replacePlays(league: string, matchId: string, plays: PlayRecord[], complete: boolean, now: string): number {
+    if (plays.length === 0) return 0;
+    const json = plays.map((p) => JSON.stringify(p));
+    const hash = contentHash(complete ? '1' : '0', ...json);
+    if (this.s.streamHash.get(league, matchId) === hash) return 0;
+    this.s.deletePlays.run(league, matchId);
+    plays.forEach((p, i) => this.s.insertPlay.run(league, matchId, p.sequence, p.id, isFlagged(p) ? 1 : 0, json[i]!));
+    this.s.upsertStream.run(league, matchId, plays.length, complete ? 1 : 0, hash, now);
+    return plays.length;
+  }
+
+  replaceStandings(league: string, season: number, groups: StandingsGroupRecord[], now: string): number {
+    if (groups.length === 0) return 0;
+    const seasonKey = String(season);
+    let changed = 0;
+    const keep = new Set(groups.map((g) => g.id));
+    for (const id of this.s.groupIds.all(league, seasonKey) as string[]) {
+      if (!keep.has(id)) changed += this.s.deleteGroup.run(league, seasonKey, id).changes;
+    }
+    groups.forEach((g, i) => {
+      const json = JSON.stringify(g);
+      changed += this.s.upsertGroup.run(league, seasonKey, g.id, i, json, contentHash(json), now).changes;
+    });
+    return changed;
+  }
+
+  /**
+   * What a payload says about the league itself. Scoreboards are authoritative for the season (and
+   * only move it forward); a team list's terser season only fills a blank.
+   */
+  updateLeagueInfo(
+    league: string,
+    espnId: string | null,
+    season: { year: number; displayName: string } | null,
+    authoritative: boolean,
+  ): number {
+    const before = this.db.prepare('SELECT espn_id, season_json FROM leagues WHERE slug = ?').get(league);
+    this.s.leagueInfo.run({ slug: league, espnId, season: season ? JSON.stringify(season) : null, year: season?.year ?? null, authoritative: authoritative ? 1 : 0 });
+    const after = this.db.prepare('SELECT espn_id, season_json FROM leagues WHERE slug = ?').get(league);
+    return JSON.stringify(before) === JSON.stringify(after) ? 0 : 1;
+  }
+
+  markLeagueSynced(league: string, at: string): void {
+    this.s.leagueSynced.run(at, league);
+  }
+
+  recordSyncState(league: string, resource: Resource, key: string, provider: string, at: string, error: string | null): void {
+    this.s.syncState.run({ league, resource, key, provider, at, ok: error === null ? 1 : 0, error });
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}

@@ -1,0 +1,60 @@
+/** What the store knows about a match's people, used to put names on core plays' `$ref` links. */
+import type { DB } from '../store/db.js';
+import type { MatchRecord, PlayerRecord, SummarySections } from '../store/records.js';
+import type { AthleteInfo, PlayContext, TeamInfo } from '../espn/map-plays.js';
+
+interface LineupTeam {
+  team?: { id?: unknown; displayName?: unknown; abbreviation?: unknown };
+  roster?: Array<{ jersey?: unknown; athlete?: { id?: unknown; displayName?: unknown } }>;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+
+export function loadPlayContext(db: DB, league: string, matchId: string): PlayContext {
+  const teams = new Map<string, TeamInfo>();
+  const athletes = new Map<string, AthleteInfo>();
+
+  const matchJson = db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck().get(league, matchId) as string | undefined;
+  const match = matchJson ? (JSON.parse(matchJson) as MatchRecord) : undefined;
+  for (const c of match?.competitors ?? []) {
+    teams.set(c.team.id, { displayName: c.team.displayName, abbreviation: c.team.abbreviation });
+  }
+
+  // Club rosters first, then the match lineups: the lineup is the better source for this match.
+  const clubIds = (match?.competitors ?? []).map((c) => c.team.id);
+  const players = db.prepare('SELECT club_id, record_json FROM players WHERE club_id = ?');
+  for (const clubId of clubIds) {
+    for (const row of players.all(clubId) as Array<{ club_id: string; record_json: string }>) {
+      const p = JSON.parse(row.record_json) as PlayerRecord;
+      athletes.set(p.id, { displayName: p.displayName, jersey: p.jersey, teamId: row.club_id });
+    }
+  }
+  const sectionsJson = db
+    .prepare('SELECT sections_json FROM match_summaries WHERE league_slug = ? AND match_id = ?')
+    .pluck()
+    .get(league, matchId) as string | undefined;
+  const sections = sectionsJson ? (JSON.parse(sectionsJson) as SummarySections) : {};
+  for (const side of (Array.isArray(sections.rosters) ? sections.rosters : []) as LineupTeam[]) {
+    const teamId = str(side.team?.id);
+    if (teamId && !teams.has(teamId)) {
+      teams.set(teamId, { displayName: str(side.team?.displayName), abbreviation: str(side.team?.abbreviation) });
+    }
+    for (const entry of side.roster ?? []) {
+      const id = str(entry.athlete?.id);
+      if (id) athletes.set(id, { displayName: str(entry.athlete?.displayName), jersey: str(entry.jersey), teamId });
+    }
+  }
+
+  const clubLookup = db.prepare('SELECT record_json FROM clubs WHERE id = ?').pluck();
+  return {
+    team(id) {
+      if (!teams.has(id)) {
+        const json = clubLookup.get(id) as string | undefined;
+        const club = json ? (JSON.parse(json) as { displayName: string; abbreviation: string | null }) : undefined;
+        if (club) teams.set(id, { displayName: club.displayName, abbreviation: club.abbreviation });
+      }
+      return teams.get(id);
+    },
+    athlete: (id) => athletes.get(id),
+  };
+}

@@ -1,0 +1,45 @@
+/** Time helpers. All times are UTC; the wall clock only ever enters through an injected Clock. */
+export type Clock = () => Date;
+
+export const systemClock: Clock = () => new Date();
+
+/** `2026-03-21T12:45Z` → `2026-03-21T12:45:00Z`: ESPN often omits seconds; sorted text must not care. */
+export function normalizeIso(value: string): string | null {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return null;
+  return isoSeconds(new Date(ms));
+}
+
+/** ISO-8601 UTC to the second, no milliseconds: the one timestamp format the store writes. */
+export function isoSeconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** YYYYMMDD of a date's UTC calendar day. */
+export function ymd(d: Date): string {
+  return d.toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+/** Parse YYYYMMDD strictly (a real calendar date) to UTC midnight, or null. */
+export function parseYmd(value: string): Date | null {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return date;
+}
+
+export function addDays(d: Date, days: number): Date {
+  return new Date(d.getTime() + days * 86_400_000);
+}
+
+/** Every YYYYMMDD from `from` to `to` inclusive. */
+export function daysBetween(from: string, to: string): string[] {
+  const start = parseYmd(from);
+  const end = parseYmd(to);
+  if (!start || !end) throw new Error(`invalid date range ${from}..${to}`);
+  const out: string[] = [];
+  for (let d = start; d <= end; d = addDays(d, 1)) out.push(ymd(d));
+  return out;
+}

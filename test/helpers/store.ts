@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '../../src/store/db.js';
+import type { DB } from '../../src/store/db.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const RECORDED = path.join(ROOT, 'test/fixtures/recorded');
+export const SHARED_ESPN = path.resolve(ROOT, '../shared/fixtures/espn');
+
+export function tempDir(prefix = 'fds-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function tempStore(): { db: DB; file: string; dir: string } {
+  const dir = tempDir();
+  const file = path.join(dir, 'store.sqlite');
+  return { db: openStore(file), file, dir };
+}
+
+export function readJson<T = unknown>(file: string): T {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+}
+
+/** Every content table as sorted rows, without run bookkeeping: equal dumps mean equal stores. */
+export function dumpContent(db: DB, { withTimes = true } = {}): Record<string, unknown[]> {
+  const tables = ['leagues', 'clubs', 'league_clubs', 'players', 'rosters', 'matches', 'match_summaries', 'plays', 'play_streams', 'standings'];
+  const out: Record<string, unknown[]> = {};
+  for (const t of tables) {
+    const rows = db.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[];
+    out[t] = rows
+      .map((r) => {
+        if (!withTimes) delete r.last_synced_at;
+        return JSON.stringify(r);
+      })
+      .sort();
+  }
+  // last_successful_sync_at is run bookkeeping (it moves on every clean run), like sync_state.
+  out.store_meta = (db.prepare("SELECT * FROM store_meta WHERE key <> 'last_successful_sync_at'").all() as unknown[])
+    .map((r) => JSON.stringify(r))
+    .sort();
+  return out;
+}
+
+/** A copy of the recorded fixtures that a test may damage. */
+export function copyRecorded(): string {
+  const dir = tempDir('fds-rec-');
+  fs.cpSync(RECORDED, dir, { recursive: true });
+  return dir;
+}
