@@ -11,7 +11,6 @@ export const DEFAULT_OUT = 'dist';
 export function program(): Command {
   const cli = new Command('fds')
     .description('Football Data Service: sync football data into SQLite, pre-render the JSON API for a CDN, serve the rest')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   cli.addCommand(syncCommand());
   for (const cmd of cli.commands) cmd.exitOverride().option('--db <path>', 'SQLite store', DEFAULT_DB);

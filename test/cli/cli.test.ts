@@ -1,0 +1,62 @@
+/** The CLI as a user runs it: a child process, exit codes, one-line summaries and errors. */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RECORDED, ROOT, tempDir } from '../helpers/store.js';
+
+function fds(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('fds command line', () => {
+  it('prints help for the program and for sync', () => {
+    const top = fds('--help');
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain('sync');
+    const sync = fds('sync', '--help');
+    expect(sync.code).toBe(0);
+    expect(sync.stdout).toMatch(/--provider <name>/);
+    expect(sync.stdout).toMatch(/--db <path>/);
+  });
+
+  it('syncs recorded files and prints a one-line summary', () => {
+    const db = path.join(tempDir(), 'x.sqlite');
+    const r = fds('sync', '--provider', 'files', '--source', RECORDED, '--db', db);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toMatch(/^sync files: 16 leagues, \d+ units ok, 0 failed, .* records written in [\d.]+s$/m);
+  });
+
+  it('exits non-zero with a one-line reason on bad input', () => {
+    const missing = fds('sync', '--provider', 'files', '--db', path.join(tempDir(), 'x.sqlite'));
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr.trim()).toBe('fds: --provider files needs --source DIR');
+    const badLeague = fds('sync', '--provider', 'files', '--source', RECORDED, '--leagues', 'xxx.9', '--db', path.join(tempDir(), 'x.sqlite'));
+    expect(badLeague.code).not.toBe(0);
+    expect(badLeague.stderr).toMatch(/unknown league\(s\): xxx\.9/);
+    const badProvider = fds('sync', '--provider', 'nope');
+    expect(badProvider.code).not.toBe(0);
+    expect(badProvider.stderr).toMatch(/--provider/);
+  });
+
+  it('exits non-zero after keeping the good units when one file is corrupt', async () => {
+    const { copyRecorded } = await import('../helpers/store.js');
+    const fs = await import('node:fs');
+    const dir = copyRecorded();
+    fs.writeFileSync(path.join(dir, 'eng.1/standings/2025.json'), '{"children": [');
+    const db = path.join(tempDir(), 'x.sqlite');
+    const r = fds('sync', '--provider', 'files', '--source', dir, '--db', db);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/failed: eng\.1 standings 2025: .*not valid JSON/);
+    expect(r.stderr).toMatch(/1 failed/);
+    const Database = (await import('better-sqlite3')).default;
+    const store = new Database(db, { readonly: true });
+    expect(store.prepare("SELECT count(*) FROM matches WHERE league_slug = 'eng.1'").pluck().get()).toBe(4);
+    store.close();
+  });
+});
