@@ -1,7 +1,11 @@
 import { Command, Option } from 'commander';
 import { openStore } from '../../store/db.js';
+import type { DB } from '../../store/db.js';
 import { LEAGUE_SLUGS } from '../../reference/leagues.js';
 import { runSync } from '../../sync/run-sync.js';
+import type { SyncReport } from '../../sync/run-sync.js';
+import { rosterFreshness } from '../../sync/freshness.js';
+import { HTTP_DEFAULTS, HttpClient } from '../../sync/http/fetch-json.js';
 import type { Provider } from '../../sync/provider.js';
 import { FilesProvider } from '../../sync/providers/files.js';
 import { addDays, parseYmd, systemClock, ymd } from '../../util/time.js';
@@ -23,6 +27,9 @@ interface SyncFlags {
   to?: string;
   season?: number[];
   concurrency: number;
+  timeout: number;
+  retries: number;
+  full?: boolean;
 }
 
 function parseDate(name: string) {
@@ -43,7 +50,8 @@ function parseLeagues(value: string | undefined): string[] {
 export const DEFAULT_WINDOW_BACK = 3;
 export const DEFAULT_WINDOW_AHEAD = 7;
 
-async function makeProvider(f: SyncFlags, clock: Clock): Promise<Provider> {
+/** `store` is read only once the sync runs; the provider is built first so usage errors create no store file. */
+async function makeProvider(f: SyncFlags, clock: Clock, store: () => DB): Promise<Provider> {
   switch (f.provider) {
     case 'demo': {
       const { createDemoProvider } = await import('../../sync/providers/demo/index.js');
@@ -58,7 +66,18 @@ async function makeProvider(f: SyncFlags, clock: Clock): Promise<Provider> {
       const to = f.to ?? ymd(addDays(today, DEFAULT_WINDOW_AHEAD));
       if (from > to) throw new UsageError('--from must be before or equal to --to');
       const { EspnProvider } = await import('../../sync/providers/espn.js');
-      return new EspnProvider({ baseUrl: f.baseUrl, coreUrl: f.coreUrl, from, to, seasons: f.season ?? [] });
+      let fresh: ((league: string, teamId: string) => boolean) | undefined;
+      return new EspnProvider({
+        baseUrl: f.baseUrl,
+        coreUrl: f.coreUrl,
+        from,
+        to,
+        seasons: f.season ?? [],
+        full: f.full ?? false,
+        // The same bound as the orchestrator's, but per HTTP request: one plays unit is several pages.
+        http: new HttpClient({ concurrency: f.concurrency, timeoutMs: f.timeout, retries: f.retries }),
+        isRosterFresh: (league, teamId) => (fresh ??= rosterFreshness(store(), 'espn', clock))(league, teamId),
+      });
     }
   }
 }
@@ -70,9 +89,53 @@ async function demoClock(today: string): Promise<Clock> {
   return () => instant;
 }
 
+/** The distinct reasons units failed, most frequent first, for the one-line summary. */
+function failureReasons(report: SyncReport): string {
+  const counts = new Map<string, number>();
+  for (const f of report.failures) counts.set(f.error ?? 'unknown error', (counts.get(f.error ?? 'unknown error') ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([reason, n]) => `${n}× ${reason}`);
+  return top.join(' | ') + (counts.size > 3 ? ` | ${counts.size - 3} other reasons` : '');
+}
+
+function parseOrigin(name: string) {
+  return (value: string): string => {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+      throw new UsageError(`${name} must be an http(s) origin such as https://site.api.espn.com, got ${JSON.stringify(value)}`);
+    }
+    return value;
+  };
+}
+
+function parseRetries(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 20) throw new UsageError(`--retries must be an integer from 0 to 20, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
 export function syncCommand(): Command {
   return new Command('sync')
     .description('fill or refresh the store from a provider (demo generator, recorded ESPN files, or ESPN over HTTP)')
+    .addHelpText(
+      'after',
+      `
+ESPN over HTTP (--provider espn):
+  Pulls, per league: the team list and each team's roster, one scoreboard per day from --from to
+  --to (default: today − ${DEFAULT_WINDOW_BACK} days to today + ${DEFAULT_WINDOW_AHEAD} days, UTC), the summary and every core plays
+  page of each match on those boards, and standings (current table, plus each --season).
+  A routine sync skips finished matches whose summary and complete play stream are stored, and
+  rosters stored in the last 24 hours; --full fetches them anyway.
+  Each request times out after --timeout ms and is retried (--retries times, exponential backoff
+  with jitter, Retry-After honoured up to ${HTTP_DEFAULTS.retryAfterMaxMs / 1000} s) on network errors, timeouts, 408/425/429/5xx and
+  invalid bodies. Once ${HTTP_DEFAULTS.outageThreshold} requests in a row have used up their retries, the rest are tried
+  once each until one succeeds, so an outage fails fast. A 404 means "not available" and is not a
+  failure. At most --concurrency requests are in flight. Exit code 1 when any unit failed; what
+  succeeded is kept, and nothing stored is erased by a failure.`,
+    )
     .addOption(new Option('--provider <name>', 'where the data comes from').choices(['demo', 'files', 'espn']).makeOptionMandatory())
     .option('--source <dir>', 'files: directory of recorded ESPN responses (<league>/scoreboard/<YYYYMMDD>.json, …)')
     .option('--seed <n>', 'demo: generator seed', parsePositiveInt('--seed'), 1)
@@ -82,8 +145,8 @@ export function syncCommand(): Command {
       if (!Number.isFinite(n) || n <= 0 || n > 100) throw new UsageError(`--scale must be a number in (0, 100], got ${JSON.stringify(v)}`);
       return n;
     }, 1)
-    .option('--base-url <origin>', 'espn: site API origin', 'https://site.api.espn.com')
-    .option('--core-url <origin>', 'espn: core API origin (play-by-play)', 'https://sports.core.api.espn.com')
+    .option('--base-url <origin>', 'espn: site API origin', parseOrigin('--base-url'), 'https://site.api.espn.com')
+    .option('--core-url <origin>', 'espn: core API origin (play-by-play)', parseOrigin('--core-url'), 'https://sports.core.api.espn.com')
     .option('--leagues <slugs>', 'comma-separated league slugs (default: all 16)')
     .option('--from <YYYYMMDD>', `espn: first scoreboard day (default: today − ${DEFAULT_WINDOW_BACK} days)`, parseDate('--from'))
     .option('--to <YYYYMMDD>', `espn: last scoreboard day (default: today + ${DEFAULT_WINDOW_AHEAD} days)`, parseDate('--to'))
@@ -92,12 +155,16 @@ export function syncCommand(): Command {
       return [...prev, Number(v)];
     })
     .option('--concurrency <n>', 'provider requests in flight at once', parsePositiveInt('--concurrency'), 6)
+    .option('--timeout <ms>', 'espn: per-request timeout in milliseconds, body included', parsePositiveInt('--timeout'), HTTP_DEFAULTS.timeoutMs)
+    .option('--retries <n>', 'espn: retries of a request after a network error, timeout, 408/425/429/5xx or invalid body', parseRetries, HTTP_DEFAULTS.retries)
+    .option('--full', `espn: refetch everything, including finished matches already complete in the store and rosters synced in the last 24 hours`)
     .action(async function (this: Command) {
       const f = this.opts<SyncFlags>();
       const leagues = parseLeagues(f.leagues);
-      const provider = await makeProvider(f, systemClock);
+      let store: DB | undefined;
+      const provider = await makeProvider(f, systemClock, () => store!);
       const clock = f.provider === 'demo' ? await demoClock(f.today ?? ymd(systemClock())) : systemClock;
-      const db = openStore(f.db);
+      const db = (store = openStore(f.db));
       const started = performance.now();
       const progress = new Progress(`sync ${f.provider}`);
       try {
@@ -119,7 +186,7 @@ export function syncCommand(): Command {
           `sync ${report.provider}: ${leagues.length} leagues, ${report.units.ok} units ok, ${report.units.failed} failed` +
           `, ${report.units.unavailable} not available${ignored}, ${report.written} records written in ${secs}s`;
         if (report.failures.length) {
-          process.stderr.write(`${line}\n`);
+          process.stderr.write(`${line}; failures: ${failureReasons(report)}\n`);
           process.exitCode = 1;
         } else {
           process.stdout.write(`${line}\n`);
