@@ -2,6 +2,7 @@
 /** `fds`: the command line. Every command takes --db; failures print one line on stderr and exit non-zero. */
 import { Command, CommanderError } from 'commander';
 import { syncCommand } from './commands/sync.js';
+import { serveCommand } from './commands/serve.js';
 import { UsageError } from './errors.js';
 import { StoreError } from '../store/db.js';
 
@@ -13,6 +14,7 @@ export function program(): Command {
     .description('Football Data Service: sync football data into SQLite, pre-render the JSON API for a CDN, serve the rest')
     .exitOverride();
   cli.addCommand(syncCommand());
+  cli.addCommand(serveCommand());
   for (const cmd of cli.commands) cmd.exitOverride().option('--db <path>', 'SQLite store', DEFAULT_DB);
   return cli;
 }

@@ -1,0 +1,26 @@
+/** /health and /api/health: healthy means the store opened and answers a query now. */
+import type { HandlerResult, StandaloneDeps } from '../route.js';
+import { API_VERSION } from './catalog.js';
+
+export function health(deps: StandaloneDeps): HandlerResult {
+  let database: 'connected' | 'disconnected' | 'error' = 'connected';
+  if (!deps.store) database = deps.storeProblem;
+  else {
+    try {
+      deps.store.check();
+    } catch {
+      database = 'error';
+    }
+  }
+  const healthy = database === 'connected';
+  return {
+    status: healthy ? 200 : 503,
+    body: {
+      status: healthy ? 'healthy' : 'unhealthy',
+      timestamp: deps.clock().toISOString(),
+      uptime: deps.uptime(),
+      version: API_VERSION,
+      database: { status: database, name: deps.storeName },
+    },
+  };
+}

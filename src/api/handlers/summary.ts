@@ -1,0 +1,108 @@
+/**
+ * One match: the summary (`/summary?event=ID` and `/events/ID` share this handler and body) and its
+ * play-by-play. Stored summary sections pass through in the provider's shape; an unstored section
+ * is `[]` or `null`. The header is the stored one (or, with no summary stored, built from the
+ * match), carrying the league record every other endpoint embeds.
+ */
+import type { StoreReader } from '../../store/read/reader.js';
+import type { MatchRow, SummaryRow } from '../../store/read/types.js';
+import type { SummaryField } from '../fields.js';
+import { SUMMARY_FIELDS } from '../fields.js';
+import type { HandlerResult } from '../route.js';
+import { ApiError } from '../route.js';
+import { competitionBody } from '../serialize/event.js';
+import type { LeagueBody } from '../serialize/league.js';
+import { requireLeague } from '../serialize/league.js';
+
+const ARRAY_SECTIONS = new Set(['keyEvents', 'rosters', 'commentary', 'broadcasts', 'odds', 'leaders', 'news', 'videos']);
+
+export const TOP_SCORERS_REASON = 'League top scorers are not stored by this service; per-match leaders are in the leaders section.';
+
+function requireMatch(store: StoreReader, league: string, eventId: string): { league: LeagueBody; match: MatchRow } {
+  const { body } = requireLeague(store, league);
+  const match = store.matches.byId(league, eventId);
+  if (!match) throw new ApiError(404, 'Match not found');
+  return { league: body, match };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The stored header with `league` replaced by the league record (inserted after `season` when absent). */
+function withLeague(header: Record<string, unknown>, league: LeagueBody): Record<string, unknown> {
+  if ('league' in header) return Object.fromEntries(Object.entries(header).map(([k, v]) => [k, k === 'league' ? league : v]));
+  const entries = Object.entries(header);
+  const at = ['season', 'uid', 'id'].map((k) => entries.findIndex(([key]) => key === k)).find((i) => i >= 0) ?? entries.length - 1;
+  entries.splice(at + 1, 0, ['league', league]);
+  return Object.fromEntries(entries);
+}
+
+function header(store: StoreReader, league: LeagueBody, match: MatchRow, stored: unknown): Record<string, unknown> {
+  if (isObject(stored)) return withLeague(stored, league);
+  const m = match.record;
+  return {
+    id: m.id,
+    uid: m.uid,
+    season: m.season ? { year: m.season.year, type: m.season.type, slug: m.season.slug } : null,
+    league,
+    competitions: [competitionBody(m, store.catalogue(league.slug))],
+  };
+}
+
+function dataAvailability(store: StoreReader, league: string, match: MatchRow, sections: Record<string, unknown>) {
+  const timeline = store.plays.exists(league, match.record.id);
+  const keyEvents = Array.isArray(sections.keyEvents) && sections.keyEvents.length > 0;
+  const statistics = sections.boxscore !== undefined || match.record.competitors.some((c) => c.statistics.length > 0);
+  return {
+    timeline: { available: timeline, storedIn: 'plays' },
+    matchGoals: { available: timeline || keyEvents, storedIn: ['plays', 'match_summaries.keyEvents'] },
+    statisticsAndSummary: { available: statistics, storedIn: 'match_summaries' },
+    leagueTopScorers: { available: false, reason: TOP_SCORERS_REASON },
+  };
+}
+
+const later = (a: string, b: string | undefined) => (b !== undefined && b > a ? b : a);
+
+export function summary(store: StoreReader, league: string, eventId: string, fields: ReadonlySet<SummaryField> | null): HandlerResult {
+  const { league: leagueBody, match } = requireMatch(store, league, eventId);
+  const stored: SummaryRow | undefined = store.matches.summary(league, eventId);
+  const sections = stored?.sections ?? {};
+  const body: Record<string, unknown> = {};
+  for (const name of SUMMARY_FIELDS) {
+    if (fields && !fields.has(name)) continue;
+    if (name === 'header') body.header = header(store, leagueBody, match, sections.header);
+    else if (name === 'meta') {
+      body.meta = {
+        dataSource: 'database',
+        provider: match.record.provider,
+        lastSyncedAt: later(match.lastSyncedAt, stored?.lastSyncedAt),
+        dataAvailability: dataAvailability(store, league, match, sections),
+      };
+    } else body[name] = sections[name] ?? (ARRAY_SECTIONS.has(name) ? [] : null);
+  }
+  return { body, live: match.state === 'in' };
+}
+
+export interface PlaysQuery {
+  page: number;
+  limit: number;
+  important: boolean;
+}
+
+export function plays(store: StoreReader, league: string, eventId: string, q: PlaysQuery): HandlerResult {
+  const { match } = requireMatch(store, league, eventId);
+  const count = store.plays.count(league, eventId, q.important);
+  const offset = (q.page - 1) * q.limit;
+  const items = offset < count ? store.plays.page(league, eventId, q.important, q.limit, offset) : [];
+  return {
+    body: {
+      count,
+      pageIndex: q.page,
+      pageSize: q.limit,
+      pageCount: Math.ceil(count / q.limit),
+      dataSource: 'database',
+      importantOnly: q.important,
+      items,
+    },
+    live: match.state === 'in',
+  };
+}

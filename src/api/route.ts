@@ -1,0 +1,156 @@
+/**
+ * What a route is: one declaration per endpoint, read by the render core (matching, validation,
+ * caching), the OpenAPI generator and the static build (pre-render enumeration).
+ */
+import type { z } from 'zod';
+import type { StoreReader } from '../store/read/reader.js';
+import type { Clock } from '../util/time.js';
+import type { Field } from './fields.js';
+import type { Query } from './query.js';
+
+/**
+ * live: match data (4 s while it holds a live match, else 30 s); match: standings (30 s);
+ * list: leagues, meta, clubs, the API description (60 s); none: never cached (health).
+ */
+export type CacheClass = 'live' | 'match' | 'list' | 'none';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface HandlerContext<P, Q> {
+  params: P;
+  query: Q;
+  store: StoreReader;
+  clock: Clock;
+}
+
+export interface HandlerResult {
+  body: unknown;
+  status?: number;
+  /** The body holds a match in play (cache class `live` shortens its lifetime). */
+  live?: boolean;
+}
+
+/** One request the static build pre-renders: path parameters and the query, both canonical. */
+export interface PrerenderRequest {
+  params: Record<string, string>;
+  query: Record<string, string>;
+}
+
+type Fields<T> = { [K in keyof T]: Field<T[K]> };
+
+export interface QueryCheck<Q> {
+  /** Runs once the named parameter (and every one before it) is valid. */
+  after: keyof Q & string;
+  test: (query: Partial<Q>) => boolean;
+  message: string;
+}
+
+/** What routes that render without the store (health, the API description) get instead: its state. */
+export interface StandaloneDeps {
+  store: StoreReader | null;
+  storeName: string;
+  storeProblem: 'disconnected' | 'error';
+  clock: Clock;
+  uptime: () => number;
+}
+
+export interface RouteDef<P, Q> {
+  name: string;
+  path: string;
+  summary: string;
+  tag: 'Football data' | 'Service';
+  params: Fields<P>;
+  query: Fields<Q>;
+  checks?: QueryCheck<Q>[];
+  cache: CacheClass;
+  /** Zod schema of the 200 body (and of the 503 body, for health). */
+  response: z.ZodType;
+  /** Statuses other than 200 (and 304) the route answers with; errors have an `{error}` body, health's 503 its own. */
+  errors: number[];
+  handle?: (ctx: HandlerContext<P, Q>) => HandlerResult;
+  /** Routes that render without the store (health, the API description). */
+  standalone?: (deps: StandaloneDeps, query: Q) => HandlerResult;
+  /** The canonical requests to pre-render (CONTRACT §5.1); absent = never pre-rendered. */
+  prerender?: (store: StoreReader) => Iterable<PrerenderRequest>;
+  /**
+   * A request of this route answered by another route's pre-rendered file (`/summary?event=ID` is
+   * `/events/ID`); null when this request has no such equivalent.
+   */
+  sameAs?: (req: PrerenderRequest) => { route: string; req: PrerenderRequest } | null;
+}
+
+// The table holds routes of many parameter shapes; the core handles them uniformly.
+export type AnyRoute = RouteDef<any, any> & { segments: Segment[] };
+
+export type Segment = { literal: string } | { param: string };
+
+export function defineRoute<P, Q>(def: RouteDef<P, Q>): AnyRoute {
+  const segments = def.path
+    .split('/')
+    .slice(1)
+    .map((s): Segment => (s.startsWith(':') ? { param: s.slice(1) } : { literal: s }));
+  return Object.assign(def, { segments }) as AnyRoute;
+}
+
+function decodeSegment(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Match a raw (still percent-encoded) path. One trailing slash is ignored. A parameter segment
+ * that cannot be decoded is passed on raw: its validation then rejects it with its own message.
+ */
+export function matchRoute(routes: readonly AnyRoute[], rawPath: string): { route: AnyRoute; params: Record<string, string> } | null {
+  const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+  if (!path.startsWith('/')) return null;
+  const parts = path.split('/').slice(1);
+  for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const ok = route.segments.every((seg, i) => {
+      const raw = parts[i]!;
+      if ('literal' in seg) return decodeSegment(raw) === seg.literal;
+      params[seg.param] = decodeSegment(raw) ?? raw;
+      return true;
+    });
+    if (ok) return { route, params };
+  }
+  return null;
+}
+
+/** Validate parameters in declaration order; the first invalid one decides the error. */
+export function validate<T>(fields: Fields<T>, get: (name: string) => string | undefined, checks: QueryCheck<T>[] = []): T {
+  const out: Partial<T> = {};
+  for (const name of Object.keys(fields) as Array<keyof T & string>) {
+    const parsed = fields[name].schema.safeParse(get(name));
+    if (!parsed.success) throw new ApiError(400, parsed.error.issues[0]?.message ?? `invalid ${name}`);
+    out[name] = parsed.data;
+    for (const check of checks) {
+      if (check.after === name && !check.test(out)) throw new ApiError(400, check.message);
+    }
+  }
+  return out as T;
+}
+
+export function validateQuery<Q>(route: RouteDef<unknown, Q>, query: Query): Q {
+  return validate(route.query, (name) => query.get(name), route.checks);
+}
+
+/** The URL path of a route for the given (already valid) parameters. */
+export function routePath(route: AnyRoute, params: Record<string, string>): string {
+  return (
+    '/' +
+    route.segments.map((seg) => ('literal' in seg ? seg.literal : encodeURIComponent(params[seg.param] ?? ''))).join('/')
+  );
+}

@@ -1,0 +1,223 @@
+/**
+ * THE route table: one declaration per endpoint. The render core matches and validates requests
+ * with it, the OpenAPI document is generated from it, and the static build enumerates what to
+ * pre-render from it (`prerender`) — no route detail lives anywhere else.
+ */
+import {
+  boolQuery,
+  clubIdParam,
+  dateQuery,
+  enumQuery,
+  eventIdParam,
+  eventQuery,
+  fieldsQuery,
+  leagueParam,
+  limitQuery,
+  pageQuery,
+  seasonQuery,
+} from './fields.js';
+import type { AnyRoute } from './route.js';
+import { defineRoute } from './route.js';
+import { leagues, meta } from './handlers/catalog.js';
+import { FIXTURE_STATUSES, fixtures, scoreboard } from './handlers/matches.js';
+import { plays, summary } from './handlers/summary.js';
+import { club, clubs } from './handlers/clubs.js';
+import { standings } from './handlers/standings.js';
+import { health } from './handlers/health.js';
+import { buildOpenApi } from './openapi.js';
+import * as R from './responses.js';
+import * as pre from './prerender.js';
+
+const BASE = '/get/soccer';
+const league = leagueParam;
+const LEAGUE_ERRORS = [400, 404];
+
+export const MAX_FIXTURES_LIMIT = 200;
+export const MAX_PLAYS_LIMIT = 300;
+
+export const ROUTES: readonly AnyRoute[] = [
+  defineRoute({
+    name: 'leagues',
+    path: `${BASE}/leagues`,
+    summary: 'The league catalogue, with what the store holds for each league',
+    tag: 'Football data',
+    params: {},
+    query: {
+      kind: enumQuery('kind', ['club', 'international', 'all'] as const, 'club', 'Kind of competition'),
+      available: boolQuery('available', false, 'Only leagues with stored data'),
+    },
+    cache: 'list',
+    response: R.LeaguesResponse,
+    errors: [400],
+    handle: ({ store, query }) => leagues(store, query),
+    prerender: pre.leagues,
+  }),
+  defineRoute({
+    name: 'meta',
+    path: `${BASE}/meta`,
+    summary: 'What the service is and what its store holds',
+    tag: 'Football data',
+    params: {},
+    query: {},
+    cache: 'list',
+    response: R.MetaResponse,
+    errors: [],
+    handle: ({ store }) => meta(store),
+    prerender: pre.once,
+  }),
+  defineRoute({
+    name: 'scoreboard',
+    path: `${BASE}/:league/scoreboard`,
+    summary: "A league's matches on one UTC day (default: today at request time)",
+    tag: 'Football data',
+    params: { league: league() },
+    query: { dates: dateQuery('dates', 'Day, YYYYMMDD (default: today, UTC)') },
+    cache: 'live',
+    response: R.ScoreboardResponse,
+    errors: LEAGUE_ERRORS,
+    handle: ({ store, clock, params, query }) => scoreboard(store, clock, params.league, query.dates),
+    prerender: pre.scoreboards,
+  }),
+  defineRoute({
+    name: 'fixtures',
+    path: `${BASE}/:league/fixtures`,
+    summary: "A league's matches, filtered by day range and status, paged",
+    tag: 'Football data',
+    params: { league: league() },
+    query: {
+      from: dateQuery('from', 'First scoreboard day, YYYYMMDD (inclusive)'),
+      to: dateQuery('to', 'Last scoreboard day, YYYYMMDD (inclusive)'),
+      status: enumQuery('status', FIXTURE_STATUSES, 'all', 'scheduled = not started, live = in play, finished = over'),
+      page: pageQuery(),
+      limit: limitQuery(MAX_FIXTURES_LIMIT),
+    },
+    checks: [{ after: 'to', test: (q) => !q.from || !q.to || q.from <= q.to, message: 'from must be before or equal to to' }],
+    cache: 'live',
+    response: R.FixturesResponse,
+    errors: LEAGUE_ERRORS,
+    handle: ({ store, params, query }) => fixtures(store, params.league, query),
+    prerender: pre.fixtures,
+  }),
+  defineRoute({
+    name: 'summary',
+    path: `${BASE}/:league/summary`,
+    summary: 'One match: header, box score, key events, line-ups and more (same body as /events/{eventId})',
+    tag: 'Football data',
+    params: { league: league() },
+    query: { event: eventQuery(), fields: fieldsQuery() },
+    cache: 'live',
+    response: R.MatchSummary,
+    errors: LEAGUE_ERRORS,
+    handle: ({ store, params, query }) => summary(store, params.league, query.event, query.fields),
+    // One pre-rendered file answers both forms: the summary of event ID is /events/ID.
+    sameAs: (req) =>
+      req.query.event && Object.keys(req.query).length === 1
+        ? { route: 'event', req: { params: { league: req.params.league!, eventId: req.query.event }, query: {} } }
+        : null,
+  }),
+  defineRoute({
+    name: 'event',
+    path: `${BASE}/:league/events/:eventId`,
+    summary: 'One match: header, box score, key events, line-ups and more',
+    tag: 'Football data',
+    params: { league: league(), eventId: eventIdParam() },
+    query: { fields: fieldsQuery() },
+    cache: 'live',
+    response: R.MatchSummary,
+    errors: LEAGUE_ERRORS,
+    handle: ({ store, params, query }) => summary(store, params.league, params.eventId, query.fields),
+    prerender: pre.events,
+  }),
+  defineRoute({
+    name: 'plays',
+    path: `${BASE}/:league/events/:eventId/plays`,
+    summary: "A match's play-by-play in match order, paged",
+    tag: 'Football data',
+    params: { league: league(), eventId: eventIdParam() },
+    query: {
+      page: pageQuery(),
+      limit: limitQuery(MAX_PLAYS_LIMIT),
+      important: boolQuery('important', false, 'Only goals, cards, substitutions, penalties, own goals and key events'),
+    },
+    cache: 'live',
+    response: R.PlaysResponse,
+    errors: LEAGUE_ERRORS,
+    handle: ({ store, params, query }) => plays(store, params.league, params.eventId, query),
+    prerender: (store) => pre.plays(store, MAX_PLAYS_LIMIT),
+  }),
+  defineRoute({
+    name: 'clubs',
+    path: `${BASE}/:league/clubs`,
+    summary: "A league's clubs: its catalogue, plus clubs known only from its matches",
+    tag: 'Football data',
+    params: { league: league() },
+    query: {},
+    cache: 'list',
+    response: R.ClubsResponse,
+    errors: LEAGUE_ERRORS,
+    handle: ({ store, params }) => clubs(store, params.league),
+    prerender: pre.perLeague,
+  }),
+  defineRoute({
+    name: 'club',
+    path: `${BASE}/:league/clubs/:clubId`,
+    summary: 'One club with its roster and coach',
+    tag: 'Football data',
+    params: { league: league(), clubId: clubIdParam() },
+    query: {},
+    cache: 'list',
+    response: R.ClubDetailResponse,
+    errors: LEAGUE_ERRORS,
+    handle: ({ store, params }) => club(store, params.league, params.clubId),
+    prerender: pre.clubs,
+  }),
+  defineRoute({
+    name: 'standings',
+    path: `${BASE}/:league/standings`,
+    summary: "A league's tables for one season",
+    tag: 'Football data',
+    params: { league: league() },
+    query: { season: seasonQuery() },
+    cache: 'match',
+    response: R.StandingsResponse,
+    errors: LEAGUE_ERRORS,
+    handle: ({ store, params, query }) => standings(store, params.league, query.season),
+    prerender: pre.standings,
+  }),
+  ...['/health', '/api/health'].map((path) =>
+    defineRoute({
+      name: path === '/health' ? 'health' : 'api-health',
+      path,
+      summary: 'Whether the server can read its store now (never pre-rendered)',
+      tag: 'Service',
+      params: {},
+      query: {},
+      cache: 'none',
+      response: R.HealthResponse,
+      errors: [503],
+      standalone: (deps) => health(deps),
+    }),
+  ),
+  defineRoute({
+    name: 'openapi',
+    path: '/openapi.json',
+    summary: 'This API description (OpenAPI 3.1)',
+    tag: 'Service',
+    params: {},
+    query: {},
+    cache: 'list',
+    response: R.OpenApiResponse,
+    errors: [],
+    standalone: () => ({ body: openApiDocument() }),
+    prerender: pre.once,
+  }),
+];
+
+export const ROUTES_BY_NAME: ReadonlyMap<string, AnyRoute> = new Map(ROUTES.map((r) => [r.name, r]));
+
+let openApi: unknown;
+/** Generated once per process: it depends only on the route table. */
+export function openApiDocument(): unknown {
+  openApi ??= buildOpenApi(ROUTES);
+  return openApi;
+}

@@ -1,0 +1,49 @@
+/** League records as every endpoint embeds them. */
+import type { StoreReader } from '../../store/read/reader.js';
+import type { Coverage, LeagueRow } from '../../store/read/types.js';
+import { ApiError } from '../route.js';
+
+export interface LeagueBody {
+  id: string;
+  uid: string;
+  name: string;
+  abbreviation: string;
+  slug: string;
+  country: string;
+  kind: string;
+  logo: string | null;
+  season: { year: number; displayName: string } | null;
+  active: boolean;
+  lastSyncedAt: string | null;
+  coverage: Coverage;
+}
+
+export function leagueBody(row: LeagueRow, coverage: Coverage): LeagueBody {
+  return {
+    id: row.espnId,
+    uid: `s:600~l:${row.espnId}`,
+    name: row.name,
+    abbreviation: row.abbreviation,
+    slug: row.slug,
+    country: row.country,
+    kind: row.kind,
+    logo: row.logo,
+    season: row.season ? { year: row.season.year, displayName: row.season.displayName } : null,
+    // Every league in the store is one the service covers.
+    active: true,
+    lastSyncedAt: row.lastSyncedAt,
+    coverage: { ...coverage },
+  };
+}
+
+/** The league named in the path, with its coverage, or 404. */
+export function requireLeague(store: StoreReader, slug: string): { row: LeagueRow; body: LeagueBody } {
+  const row = store.leagues.bySlug(slug);
+  if (!row) throw new ApiError(404, 'League not found');
+  return { row, body: leagueBody(row, store.coverage(slug)) };
+}
+
+/** Plain code-unit order, then id: the same bytes on every machine, whatever its locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,183 @@
+/**
+ * The fallback server: node:http around the render core. It adds only what belongs to a live
+ * connection — rate limiting, compression, logging, shutdown — and never answers a malformed
+ * request with anything but a 4xx: bad URLs, encodings and headers are the client's error.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
+import type { ApiResponse } from '../api/render.js';
+import { render } from '../api/render.js';
+import { CORS, JSON_TYPE } from '../api/headers.js';
+import type { Clock } from '../util/time.js';
+import { systemClock } from '../util/time.js';
+import { compress, compressible, negotiate } from './compress.js';
+import type { RateLimitOptions } from './rate-limit.js';
+import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
+import type { StaticLookup } from './static.js';
+import { NO_STATIC_BUILD } from './static.js';
+import { StoreSource } from './store-source.js';
+
+export interface ServerOptions {
+  storeFile: string;
+  staticLookup?: StaticLookup;
+  /** Per-client limits (default 120/min on /get/*, 500/min elsewhere); null disables rate limiting. */
+  rateLimit?: RateLimitOptions | null;
+  /** Key rate limits on the first X-Forwarded-For address (only behind a trusted proxy). */
+  trustProxy?: boolean;
+  clock?: Clock;
+  /** One JSON line per request; defaults to stdout. */
+  log?: ((line: string) => void) | null;
+  /** How often a store that could not be opened is tried again (default 1 s). */
+  storeRetryMs?: number;
+  /** How long in-flight requests get to finish on shutdown before connections are cut. */
+  shutdownGraceMs?: number;
+}
+
+export interface ApiServer {
+  server: http.Server;
+  store: StoreSource;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Stop accepting, let in-flight requests finish, close the store. */
+  close(): Promise<void>;
+}
+
+function errorResponse(status: number, message: string, extra: Record<string, string> = {}): ApiResponse {
+  const body = Buffer.from(JSON.stringify({ error: message }));
+  return {
+    status,
+    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', ...CORS, ...extra, 'Content-Length': String(body.length) },
+    body,
+  };
+}
+
+/** `/p?q` or an absolute-form `http://host/p?q` → raw path and query; anything else is malformed. */
+export function splitTarget(url: string | undefined): { path: string; rawQuery: string } | null {
+  if (!url) return null;
+  let target = url;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    try {
+      const u = new URL(url);
+      target = u.pathname + u.search;
+    } catch {
+      return null;
+    }
+  }
+  if (!target.startsWith('/')) return null;
+  const q = target.indexOf('?');
+  return q === -1 ? { path: target, rawQuery: '' } : { path: target.slice(0, q), rawQuery: target.slice(q + 1) };
+}
+
+function clientIp(req: http.IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const fwd = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+export function createApiServer(opts: ServerOptions): ApiServer {
+  const clock = opts.clock ?? systemClock;
+  const store = new StoreSource(opts.storeFile, opts.storeRetryMs);
+  const lookup = opts.staticLookup ?? NO_STATIC_BUILD;
+  const limiter = opts.rateLimit === null ? null : new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMITS);
+  const log = opts.log === undefined ? (line: string) => process.stdout.write(`${line}\n`) : opts.log;
+  const startedAt = performance.now();
+  const uptime = () => Math.round((performance.now() - startedAt) / 10) / 100;
+
+  function answer(req: http.IncomingMessage): { response: ApiResponse; source: string } {
+    const target = splitTarget(req.url);
+    if (!target) return { response: errorResponse(400, 'Malformed request URL'), source: 'server' };
+    const rate = limiter?.check(clientIp(req, !!opts.trustProxy), target.path);
+    if (rate && !rate.allowed) {
+      return { response: errorResponse(429, 'Too many requests, please try again later.', rate.headers), source: 'server' };
+    }
+    // HEAD is rendered as GET so the headers (Content-Length after compression) describe the real body.
+    const apiReq = { method: req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), path: target.path, rawQuery: target.rawQuery, headers: req.headers };
+    const fromFile = lookup.lookup(apiReq);
+    const reader = fromFile ? null : store.get();
+    const response = fromFile ?? render(apiReq, { store: reader, clock, uptime, storeName: store.name, storeProblem: store.problem ?? 'disconnected' });
+    if (response.status === 503) store.reset();
+    if (rate) Object.assign(response.headers, rate.headers);
+    return { response, source: fromFile ? 'static' : 'dynamic' };
+  }
+
+  function encode(req: http.IncomingMessage, response: ApiResponse): void {
+    if (!compressible(response.body, response.headers)) return;
+    response.headers.Vary = 'Accept-Encoding';
+    const coding = negotiate(req.headers['accept-encoding']);
+    if (!coding) return;
+    response.body = compress(response.body, coding);
+    response.headers['Content-Encoding'] = coding;
+    response.headers['Content-Length'] = String(response.body.length);
+  }
+
+  const server = http.createServer((req, res) => {
+    const started = performance.now();
+    let response: ApiResponse;
+    let source = 'dynamic';
+    try {
+      ({ response, source } = answer(req));
+      encode(req, response);
+    } catch {
+      response = errorResponse(500, 'Internal server error');
+    }
+    res.writeHead(response.status, response.headers);
+    res.end(req.method === 'HEAD' ? undefined : response.body);
+    log?.(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        method: req.method,
+        url: (req.url ?? '').slice(0, 2048),
+        status: response.status,
+        bytes: req.method === 'HEAD' ? 0 : response.body.length,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        ip: clientIp(req, !!opts.trustProxy),
+        source,
+      }),
+    );
+  });
+
+  // Requests the HTTP parser rejects (bad request line, oversized headers) still get a JSON answer.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_URI_OVERFLOW' ? 414 : 400;
+    const body = JSON.stringify({ error: status === 400 ? 'Bad request' : http.STATUS_CODES[status] });
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\n` +
+        `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    log?.(JSON.stringify({ time: new Date().toISOString(), status, error: err.code ?? 'client error' }));
+  });
+
+  return {
+    server,
+    store,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          store.close();
+          resolve();
+        });
+        // Idle keep-alive connections would otherwise hold the server open until they time out.
+        server.closeIdleConnections();
+      });
+    },
+  };
+}

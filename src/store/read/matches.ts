@@ -1,0 +1,109 @@
+/**
+ * Matches and their summaries. Every list is ordered by kickoff then id and paged in SQL: the
+ * fixtures filter on scoreboard_date is also expressed as a kickoff range (scoreboard_date is the
+ * UTC day of the kickoff), so the (league, kickoff) and (league, state, kickoff) indexes serve the
+ * range, the order and the LIMIT without a sort.
+ */
+import type { DB } from '../db.js';
+import type { MatchRecord, MatchState } from '../records.js';
+import type { FixtureFilter, MatchRow, SummaryRow } from './types.js';
+
+interface RawMatch {
+  record_json: string;
+  state: MatchState;
+  last_synced_at: string;
+}
+
+const toMatch = (r: RawMatch): MatchRow => ({
+  record: JSON.parse(r.record_json) as MatchRecord,
+  state: r.state,
+  lastSyncedAt: r.last_synced_at,
+});
+
+/** `20260321` → `2026-03-21`, the prefix every kickoff on that day starts with. */
+const isoDay = (ymd: string) => `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}`;
+
+function nextIsoDay(ymd: string): string {
+  const d = new Date(`${isoDay(ymd)}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function bounds(league: string, f: FixtureFilter) {
+  return {
+    league,
+    state: f.state,
+    from: f.from ?? '',
+    to: f.to ?? '99999999',
+    lo: f.from ? isoDay(f.from) : '',
+    // Any ISO kickoff sorts below '~'.
+    hi: f.to ? nextIsoDay(f.to) : '~',
+  };
+}
+
+const RANGE = `league_slug = @league AND kickoff >= @lo AND kickoff < @hi AND scoreboard_date BETWEEN @from AND @to`;
+
+export class MatchQueries {
+  private readonly s;
+
+  constructor(db: DB) {
+    this.s = {
+      onDate: db.prepare(`SELECT record_json, state, last_synced_at FROM matches
+        WHERE league_slug = ? AND scoreboard_date = ? ORDER BY kickoff, id`),
+      count: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE}`).pluck(),
+      countState: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE} AND state = @state`).pluck(),
+      page: db.prepare(`SELECT record_json, state, last_synced_at FROM matches WHERE ${RANGE}
+        ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
+      pageState: db.prepare(`SELECT record_json, state, last_synced_at FROM matches WHERE ${RANGE} AND state = @state
+        ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
+      one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
+      summary: db.prepare('SELECT sections_json, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?'),
+      dates: db.prepare('SELECT DISTINCT scoreboard_date FROM matches WHERE league_slug = ? ORDER BY scoreboard_date').pluck(),
+      idsAfter: db.prepare(`SELECT kickoff, id FROM matches WHERE league_slug = @league AND (kickoff, id) > (@kickoff, @id)
+        ORDER BY kickoff, id LIMIT @limit`),
+    };
+  }
+
+  onDate(league: string, ymd: string): MatchRow[] {
+    return (this.s.onDate.all(league, ymd) as RawMatch[]).map(toMatch);
+  }
+
+  count(league: string, filter: FixtureFilter): number {
+    const b = bounds(league, filter);
+    return (filter.state ? this.s.countState.get(b) : this.s.count.get(b)) as number;
+  }
+
+  page(league: string, filter: FixtureFilter, limit: number, offset: number): MatchRow[] {
+    const b = { ...bounds(league, filter), limit, offset };
+    return ((filter.state ? this.s.pageState.all(b) : this.s.page.all(b)) as RawMatch[]).map(toMatch);
+  }
+
+  byId(league: string, id: string): MatchRow | undefined {
+    const row = this.s.one.get(league, id) as RawMatch | undefined;
+    return row ? toMatch(row) : undefined;
+  }
+
+  summary(league: string, id: string): SummaryRow | undefined {
+    const row = this.s.summary.get(league, id) as { sections_json: string; last_synced_at: string } | undefined;
+    return row ? { sections: JSON.parse(row.sections_json) as Record<string, unknown>, lastSyncedAt: row.last_synced_at } : undefined;
+  }
+
+  /** Every stored scoreboard day of a league, ascending. */
+  dates(league: string): string[] {
+    return this.s.dates.all(league) as string[];
+  }
+
+  /**
+   * Match ids of a league in kickoff order, fetched in batches. No statement stays open between
+   * batches, so the caller may run other queries — and read transactions — while it iterates.
+   */
+  *ids(league: string, batch = 500): Generator<string> {
+    let after = { kickoff: '', id: '' };
+    for (;;) {
+      const rows = this.s.idsAfter.all({ league, ...after, limit: batch }) as Array<{ kickoff: string; id: string }>;
+      for (const r of rows) yield r.id;
+      if (rows.length < batch) return;
+      after = rows[rows.length - 1]!;
+    }
+  }
+}

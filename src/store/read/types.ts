@@ -1,0 +1,58 @@
+/** What the read side hands the API: parsed records plus the freshness columns stored beside them. */
+import type { ClubRecord, MatchRecord, MatchState } from '../records.js';
+
+export interface LeagueRow {
+  slug: string;
+  espnId: string;
+  name: string;
+  abbreviation: string;
+  country: string;
+  kind: string;
+  logo: string | null;
+  season: { year: number; displayName: string } | null;
+  lastSyncedAt: string | null;
+}
+
+export interface Coverage {
+  matches: number;
+  clubs: number;
+  dedicatedClubs: number;
+  standingsGroups: number;
+  hasData: boolean;
+}
+
+export interface MatchRow {
+  record: MatchRecord;
+  state: MatchState;
+  lastSyncedAt: string;
+}
+
+export interface SummaryRow {
+  sections: Record<string, unknown>;
+  lastSyncedAt: string;
+}
+
+export interface FixtureFilter {
+  /** Inclusive YYYYMMDD bounds on scoreboard_date; null = open. */
+  from: string | null;
+  to: string | null;
+  state: MatchState | null;
+}
+
+export type CatalogSource = 'club-catalog' | 'match-snapshot';
+
+export interface ClubRow {
+  record: ClubRecord;
+  catalogSource: CatalogSource;
+}
+
+export interface StoreTotals {
+  competitions: number;
+  activeClubCompetitions: number;
+  activeInternationalCompetitions: number;
+  competitionsWithMatches: number;
+  dedicatedClubDocuments: number;
+  matches: number;
+  playByPlayEvents: number;
+  standingsGroups: number;
+}

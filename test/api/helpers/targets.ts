@@ -1,0 +1,78 @@
+/**
+ * Where the contract suite sends its requests. A target answers raw requests (method, path with
+ * query, headers) with status, lower-cased headers and body bytes. The suite runs unchanged against
+ * the render core in-process, the HTTP server, and (next) a built static tree.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { render } from '../../../src/api/render.js';
+import type { StoreReader } from '../../../src/store/read/reader.js';
+import { createApiServer } from '../../../src/server/http.js';
+import type { Clock } from '../../../src/util/time.js';
+
+export interface TargetResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Target {
+  name: string;
+  request(method: string, url: string, headers?: Record<string, string>): Promise<TargetResponse>;
+  close(): Promise<void>;
+}
+
+/** A target over a store file (null file: the store cannot be opened). */
+export type TargetFactory = (storeFile: string | null) => Promise<Target>;
+
+const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+
+export function inProcessTarget(open: (file: string) => StoreReader, clock: Clock): TargetFactory {
+  return async (file) => {
+    const store = file ? open(file) : null;
+    return {
+      name: 'render',
+      async request(method, url, headers = {}) {
+        const q = url.indexOf('?');
+        const res = render(
+          { method, path: q === -1 ? url : url.slice(0, q), rawQuery: q === -1 ? '' : url.slice(q + 1), headers: lower(headers) },
+          { store, clock, uptime: () => 1.5, storeName: 'missing.sqlite' },
+        );
+        return { status: res.status, headers: lower(res.headers), body: res.body };
+      },
+      async close() {
+        store?.close();
+      },
+    };
+  };
+}
+
+/** Send exactly this method, path and headers (no client normalisation), read the raw answer. */
+export function rawRequest(port: number, method: string, url: string, headers: Record<string, string> = {}): Promise<TargetResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export function httpTarget(clock: Clock): TargetFactory {
+  return async (file) => {
+    const api = createApiServer({ storeFile: file ?? '/nonexistent/missing.sqlite', clock, rateLimit: null, log: null });
+    const { port } = (await api.listen(0, '127.0.0.1')) as AddressInfo;
+    return {
+      name: 'http',
+      request: (method, url, headers) => rawRequest(port, method, url, headers),
+      close: () => api.close(),
+    };
+  };
+}

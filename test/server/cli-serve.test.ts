@@ -1,0 +1,82 @@
+/** `fds serve` as a user runs it: a child process that serves, logs, and exits 0 on SIGTERM. */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApiStore } from '../api/helpers/api-store.js';
+import { rawRequest } from '../api/helpers/targets.js';
+import { ROOT, tempDir } from '../helpers/store.js';
+
+const CLI = [process.execPath, '--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')] as const;
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcessWithoutNullStreams[] = [];
+
+function serve(...args: string[]): Promise<Served> {
+  const child = spawn(CLI[0], [...CLI.slice(1), 'serve', '--port', '0', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+  children.push(child);
+  const lines: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${lines.join('\n')}`)), 30_000);
+    child.stderr.on('data', (d: Buffer) => lines.push(`stderr: ${d.toString()}`));
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      const msg = JSON.parse(line) as { event?: string; url?: string };
+      if (msg.event === 'listening') {
+        clearTimeout(timer);
+        resolve({ child, port: Number(new URL(msg.url!).port), lines, exited });
+      }
+    });
+    child.on('exit', () => reject(new Error(`serve exited early: ${lines.join('\n')}`)));
+  });
+}
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+describe('fds serve', () => {
+  let store: string;
+  beforeAll(async () => {
+    store = await buildApiStore();
+  });
+
+  it('documents its options', () => {
+    const r = spawnSync(CLI[0], [...CLI.slice(1), 'serve', '--help'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    for (const opt of ['--db <path>', '--dir <dir>', '--port <port>', '--host <host>', '--trust-proxy']) expect(r.stdout).toContain(opt);
+  });
+
+  it('renders every request dynamically from a directory without a build, logs each, and exits 0 on SIGTERM', async () => {
+    const s = await serve('--db', store, '--dir', tempDir('fds-nobuild-'));
+    const leagues = await rawRequest(s.port, 'GET', '/get/soccer/leagues?available=true');
+    expect(leagues.status).toBe(200);
+    expect(JSON.parse(leagues.body.toString()).meta.count).toBe(2);
+    expect((await rawRequest(s.port, 'GET', '/health')).status).toBe(200);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    const events = s.lines.map((l) => JSON.parse(l) as { event?: string; url?: string; status?: number });
+    expect(events.filter((e) => e.status !== undefined).map((e) => [e.url, e.status])).toEqual([
+      ['/get/soccer/leagues?available=true', 200],
+      ['/health', 200],
+    ]);
+    expect(events.at(-1)).toMatchObject({ event: 'shutdown', signal: 'SIGTERM' });
+  });
+
+  it('starts without a readable store and reports it through health', async () => {
+    const s = await serve('--db', path.join(tempDir('fds-nostore-'), 'none.sqlite'));
+    const health = await rawRequest(s.port, 'GET', '/health');
+    expect(health.status).toBe(503);
+    expect(JSON.parse(health.body.toString())).toMatchObject({ status: 'unhealthy', database: { status: 'disconnected' } });
+    s.child.kill('SIGINT');
+    expect(await s.exited).toBe(0);
+  });
+});
