@@ -1,0 +1,124 @@
+/**
+ * The deterministic demo provider: a synthetic ESPN. It answers with ESPN-shaped payloads that go
+ * through the same mapping as real data. The season skeleton of a league (clubs, calendar,
+ * results, table) is computed on first use; each payload is generated when it is asked for.
+ * Everything follows from (seed, today, scale): no wall clock, no Math.random.
+ */
+import { LEAGUES } from '../../../reference/leagues.js';
+import type { LeagueRef } from '../../../reference/leagues.js';
+import { parseYmd } from '../../../util/time.js';
+import type { Provider } from '../../provider.js';
+import { scoreboardPayload } from './payloads-board.js';
+import type { MatchView } from './payloads-board.js';
+import { rosterPayload, standingsPayload, teamsPayload } from './payloads-clubs.js';
+import { playsPages } from './payloads-plays.js';
+import { summaryPayload } from './payloads-summary.js';
+import { buildSeason } from './season.js';
+import type { DemoMatch, LeagueSeason } from './season.js';
+import { clockAt, visibleEvents } from './match-clock.js';
+import { buildScript } from './timeline.js';
+import type { MatchScript } from './timeline.js';
+
+export interface DemoOptions {
+  seed: number;
+  /** Reference date, YYYYMMDD. */
+  today: string;
+  /** Size multiplier (> 0): the number of matchdays scales with it. */
+  scale: number;
+}
+
+/** The demo's "now": noon UTC on the reference date. The sync's clock for demo runs. */
+export function demoReferenceInstant(today: string): Date {
+  const day = parseYmd(today);
+  if (!day) throw new Error(`demo: today must be a valid YYYYMMDD date, got ${JSON.stringify(today)}`);
+  return new Date(day.getTime() + 12 * 3_600_000);
+}
+
+/** Summary and plays of one match are asked for back to back; keep a few scripts rather than rebuild. */
+const SCRIPT_CACHE = 512;
+
+export function createDemoProvider(opts: DemoOptions): Provider {
+  if (!Number.isSafeInteger(opts.seed)) throw new Error(`demo: seed must be an integer, got ${opts.seed}`);
+  if (!(Number.isFinite(opts.scale) && opts.scale > 0)) throw new Error(`demo: scale must be a number > 0, got ${opts.scale}`);
+  const refMs = demoReferenceInstant(opts.today).getTime();
+  const seasons = new Map<string, LeagueSeason>();
+  const scripts = new Map<string, MatchScript>();
+
+  const leagueIndex = new Map<string, [LeagueRef, number]>(LEAGUES.map((ref, i) => [ref.slug, [ref, i]]));
+  const season = (league: string): LeagueSeason | undefined => {
+    let s = seasons.get(league);
+    if (!s) {
+      const found = leagueIndex.get(league);
+      if (!found) return undefined;
+      s = buildSeason(opts.seed, found[0], found[1], refMs, opts.scale);
+      seasons.set(league, s);
+    }
+    return s;
+  };
+
+  const view = (s: LeagueSeason, m: DemoMatch): MatchView => {
+    const clock = clockAt(m, refMs);
+    if (clock.status === 'pre') return { m, clock, script: null, events: [] };
+    let script = scripts.get(m.id);
+    if (!script) {
+      script = buildScript(s, m);
+      if (scripts.size >= SCRIPT_CACHE) scripts.delete(scripts.keys().next().value!);
+      scripts.set(m.id, script);
+    }
+    return { m, clock, script, events: visibleEvents(script, clock) };
+  };
+
+  const match = (league: string, eventId: string) => {
+    const s = season(league);
+    const m = s?.byId.get(eventId);
+    return s && m ? { s, m } : undefined;
+  };
+
+  return {
+    name: 'demo',
+    refetchFinished: true,
+    async scoreboardDates(league) {
+      return [...(season(league)?.days ?? [])];
+    },
+    async scoreboard(league, date) {
+      const s = season(league);
+      const matches = s?.byDay.get(date);
+      if (!s || !matches) return undefined;
+      return scoreboardPayload(s, date, matches.map((m) => view(s, m)));
+    },
+    async eventIds(league) {
+      return (season(league)?.matches ?? []).map((m) => m.id).sort();
+    },
+    async summary(league, eventId) {
+      const found = match(league, eventId);
+      return found ? summaryPayload(found.s, view(found.s, found.m)) : undefined;
+    },
+    async plays(league, eventId) {
+      const found = match(league, eventId);
+      if (!found) return undefined;
+      const v = view(found.s, found.m);
+      // Nothing has happened before kickoff (or in a postponed match): there is no stream.
+      return v.script ? playsPages(found.s, v) : undefined;
+    },
+    async teams(league) {
+      const s = season(league);
+      return s ? teamsPayload(s) : undefined;
+    },
+    async rosterTeamIds(league) {
+      return (season(league)?.clubs ?? []).map((c) => c.id);
+    },
+    async roster(league, teamId) {
+      const s = season(league);
+      const club = s?.clubById.get(teamId);
+      return s && club ? rosterPayload(s, club) : undefined;
+    },
+    async standingsSeasons(league) {
+      return season(league) ? [null] : [];
+    },
+    async standings(league, seasonYear) {
+      const s = season(league);
+      if (!s || (seasonYear !== null && seasonYear !== s.season.year)) return undefined;
+      return standingsPayload(s);
+    },
+  };
+}
