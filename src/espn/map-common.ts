@@ -53,7 +53,8 @@ export function normalizeScore(score: z.infer<typeof ScoreSchema>): string | nul
 }
 
 export function mapVenue(v: Partial<EspnVenue> | undefined): VenueRecord | null {
-  if (!v || (!v.id && !v.fullName && !v.displayName)) return null;
+  // Boards give a team's venue as a bare {id}: without a name it tells a client nothing.
+  if (!v || (!v.fullName && !v.displayName)) return null;
   return {
     id: v.id ?? '',
     fullName: v.fullName ?? v.displayName ?? '',

@@ -82,6 +82,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (league_slug, match_id)
   ) STRICT;
 
+  -- A rowid table: play rows are ~1 KB, too large for WITHOUT ROWID to pay off.
   CREATE TABLE plays (
     league_slug TEXT NOT NULL,
     match_id    TEXT NOT NULL,
@@ -89,8 +90,8 @@ export const MIGRATIONS: readonly string[] = [
     id          TEXT NOT NULL,
     flagged     INTEGER NOT NULL,   -- goal, card, substitution, penalty or own goal
     record_json TEXT NOT NULL,      -- PlayRecord, references already resolved
-    PRIMARY KEY (league_slug, match_id, sequence)
-  ) STRICT, WITHOUT ROWID;
+    UNIQUE (league_slug, match_id, sequence)
+  ) STRICT;
   CREATE INDEX plays_flagged ON plays (league_slug, match_id, flagged, sequence);
 
   CREATE TABLE play_streams (

@@ -29,12 +29,13 @@ export function loadPlayContext(db: DB, league: string, matchId: string): PlayCo
       athletes.set(p.id, { displayName: p.displayName, jersey: p.jersey, teamId: row.club_id });
     }
   }
-  const sectionsJson = db
-    .prepare('SELECT sections_json FROM match_summaries WHERE league_slug = ? AND match_id = ?')
+  // Only the lineups are needed: let SQLite cut them out rather than parsing the whole summary.
+  const rostersJson = db
+    .prepare("SELECT json_extract(sections_json, '$.rosters') FROM match_summaries WHERE league_slug = ? AND match_id = ?")
     .pluck()
     .get(league, matchId) as string | undefined;
-  const sections = sectionsJson ? (JSON.parse(sectionsJson) as SummarySections) : {};
-  for (const side of (Array.isArray(sections.rosters) ? sections.rosters : []) as LineupTeam[]) {
+  const rosters = rostersJson ? (JSON.parse(rostersJson) as SummarySections['rosters']) : [];
+  for (const side of (Array.isArray(rosters) ? rosters : []) as LineupTeam[]) {
     const teamId = str(side.team?.id);
     if (teamId && !teams.has(teamId)) {
       teams.set(teamId, { displayName: str(side.team?.displayName), abbreviation: str(side.team?.abbreviation) });
