@@ -72,6 +72,7 @@ const nonEmpty = (s: string | undefined): string | null => (s === undefined || s
 
 export function mapClub(team: EspnTeam): ClubRecord {
   const displayName = team.displayName ?? team.name ?? team.shortDisplayName ?? team.id;
+  const venue = mapVenue(team.venue);
   return {
     id: team.id,
     uid: nonEmpty(team.uid),
@@ -80,13 +81,14 @@ export function mapClub(team: EspnTeam): ClubRecord {
     shortDisplayName: team.shortDisplayName ?? displayName,
     abbreviation: nonEmpty(team.abbreviation),
     location: nonEmpty(team.location),
-    country: null,
-    city: null,
+    // ESPN has no club address; the home ground's, when the payload gives one, is the club's.
+    country: venue?.address.country ?? null,
+    city: venue?.address.city ?? null,
     logo: pickLogo(team),
     color: nonEmpty(team.color),
     alternateColor: nonEmpty(team.alternateColor),
     foundedYear: null,
-    venue: mapVenue(team.venue),
+    venue,
     isActive: team.isActive ?? true,
   };
 }
