@@ -9,8 +9,17 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const RECORDED = path.join(ROOT, 'test/fixtures/recorded');
 export const SHARED_ESPN = path.resolve(ROOT, '../shared/fixtures/espn');
 
+const created: string[] = [];
+
+/** A fresh directory under the OS temp dir, removed after the test file (see test/setup.ts). */
 export function tempDir(prefix = 'fds-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 export function tempStore(): { db: DB; file: string; dir: string } {
