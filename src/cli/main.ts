@@ -3,6 +3,8 @@
 import { Command, CommanderError } from 'commander';
 import { syncCommand } from './commands/sync.js';
 import { serveCommand } from './commands/serve.js';
+import { buildCommand } from './commands/build.js';
+import { checkCommand } from './commands/check.js';
 import { UsageError } from './errors.js';
 import { StoreError } from '../store/db.js';
 
@@ -15,6 +17,8 @@ export function program(): Command {
     .exitOverride();
   cli.addCommand(syncCommand());
   cli.addCommand(serveCommand());
+  cli.addCommand(buildCommand());
+  cli.addCommand(checkCommand());
   for (const cmd of cli.commands) cmd.exitOverride().option('--db <path>', 'SQLite store', DEFAULT_DB);
   return cli;
 }

@@ -1,0 +1,51 @@
+/**
+ * The fallback as a Netlify Function: the render core of `fds serve`, over the store deployed with
+ * the function (netlify.toml `included_files`), answering every request the generated rules in
+ * dist/_redirects send to `/.netlify/functions/fds` — the same bytes a pre-rendered file would hold.
+ *
+ * It deliberately declares no `config.path`: a function with a path runs before the redirect
+ * rules and would take requests the files should answer (research/cdn-serving.md §1.5).
+ * It imports the compiled tree (`npm run build:ts`, run by `npm ci` through `prepare`).
+ */
+import { render } from '../../build/api/render.js';
+import { StoreReader } from '../../build/store/read/reader.js';
+import { netlifyCanonicalQuery } from '../../build/api/netlify-query.js';
+
+const STORE = process.env.FDS_DB ?? 'data/football.sqlite';
+const startedAt = Date.now();
+let store = null;
+
+function openStore() {
+  if (store) return store;
+  try {
+    store = StoreReader.open(STORE);
+  } catch {
+    store = null;
+  }
+  return store;
+}
+
+/**
+ * The request as the client sent it. A rewrite keeps the client's URL; `netlify dev` also passes it
+ * in x-netlify-original-pathname/-search, which win when present. The path stays percent-encoded.
+ */
+function target(request) {
+  const raw = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/';
+  const q = raw.indexOf('?');
+  const path = request.headers.get('x-netlify-original-pathname') ?? (q === -1 ? raw : raw.slice(0, q));
+  const search = request.headers.get('x-netlify-original-search') ?? (q === -1 ? '' : raw.slice(q));
+  // Read the query exactly as the rules that sent the request here read it (publish/netlify-query.ts).
+  return { path, rawQuery: netlifyCanonicalQuery(search.replace(/^\?/, '')) };
+}
+
+export default async (request) => {
+  const { path, rawQuery } = target(request);
+  const headers = Object.fromEntries(request.headers);
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const res = render(
+    { method, path, rawQuery, headers },
+    { store: openStore(), clock: () => new Date(), uptime: () => (Date.now() - startedAt) / 1000, storeName: 'football.sqlite' },
+  );
+  if (res.status === 503) store = null;
+  return new Response(request.method === 'HEAD' || res.body.length === 0 ? null : res.body, { status: res.status, headers: res.headers });
+};

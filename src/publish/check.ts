@@ -1,0 +1,176 @@
+/**
+ * `fds check`: the published build against the store. Every file must equal the dynamic render of
+ * its request (and of its aliases) in status, body and headers; every literal rule must point at a
+ * file; and a seeded sample of bent requests, resolved through Netlify's own matcher and through
+ * the server's static lookup, must get exactly the dynamic answer whenever a file answers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ApiResponse } from '../api/render.js';
+import { render } from '../api/render.js';
+import { parseQuery } from '../api/query.js';
+import { agreesWithNetlify } from '../api/netlify-query.js';
+import { StoreReader } from '../store/read/reader.js';
+import { systemClock } from '../util/time.js';
+import { CdnEmulator } from './cdn-emulator.js';
+import type { CdnResponse } from './cdn-emulator.js';
+import { linesSync, readManifest } from './manifest.js';
+import { MANIFEST_FILE, currentRelease } from './release.js';
+import { OTHER_REQUESTS, mutate, seededRng, splitUrl } from './sample.js';
+import type { RawRequest } from './sample.js';
+import { STATIC_PREFIX } from './plan.js';
+import { StaticBuild } from './static-lookup.js';
+
+export interface CheckOptions {
+  dir: string;
+  db: string;
+  /** Generated requests to resolve through the rules and the static lookup. */
+  sample?: number;
+  seed?: number;
+  onPlanned?: (n: number) => void;
+  onItem?: (failed: boolean) => void;
+}
+
+export interface CheckReport {
+  release: string;
+  files: number;
+  sampled: number;
+  /** Sampled requests the CDN rules answered from a file / the static-first server answered from a file. */
+  cdnFiles: number;
+  localFiles: number;
+  /** Files (and rules) that differ from the dynamic render or the manifest. */
+  fileMismatches: number;
+  /** Sampled requests answered from a file with anything but the dynamic answer. */
+  sampleMismatches: number;
+  reasons: string[];
+  seconds: number;
+}
+
+export class CheckError extends Error {}
+
+const MAX_REASONS = 20;
+const COMPARED = ['ETag', 'Cache-Control', 'Content-Type'] as const;
+
+function differs(expected: ApiResponse, actual: CdnResponse, allHeaders: boolean): string | null {
+  if (expected.status !== actual.status) return `status ${actual.status}, dynamic ${expected.status}`;
+  if (!expected.body.equals(actual.body)) return `body differs from the dynamic one (${actual.body.length} vs ${expected.body.length} bytes)`;
+  const names = allHeaders ? [...new Set([...Object.keys(expected.headers), ...Object.keys(actual.headers)])] : COMPARED;
+  for (const h of names) if (expected.headers[h] !== actual.headers[h]) return `${h} ${JSON.stringify(actual.headers[h])}, dynamic ${JSON.stringify(expected.headers[h])}`;
+  return null;
+}
+
+const readsLikeNetlify = (query: string) => agreesWithNetlify(query, parseQuery(query));
+
+function* walkFiles(dir: string): Generator<string> {
+  for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, d.name);
+    if (d.isDirectory()) yield* walkFiles(p);
+    else yield p;
+  }
+}
+
+export async function check(opts: CheckOptions): Promise<CheckReport> {
+  const started = performance.now();
+  const release = currentRelease(opts.dir);
+  if (!release) throw new CheckError(`no published build in ${opts.dir} (run \`fds build\` first)`);
+  const store = StoreReader.open(opts.db);
+  const reasons: string[] = [];
+  let mismatches = 0;
+  let fileMismatches = 0;
+  const mismatch = (reason: string) => {
+    mismatches++;
+    if (reasons.length < MAX_REASONS) reasons.push(reason);
+    opts.onItem?.(true);
+  };
+  const dynamic = (r: RawRequest, headers: Record<string, string> = {}) =>
+    render({ method: 'GET', path: r.path, rawQuery: r.query, headers }, { store, clock: systemClock });
+  const sampleSize = opts.sample ?? 1000;
+  const bases: RawRequest[] = [];
+  const rng = seededRng(opts.seed ?? 1);
+  let files = 0;
+  let seen = 0;
+  try {
+    for await (const entry of readManifest(path.join(release, MANIFEST_FILE))) {
+      files++;
+      opts.onPlanned?.(1);
+      let body: Buffer;
+      try {
+        body = fs.readFileSync(path.join(release, entry.file));
+      } catch {
+        mismatch(`${entry.file}: listed in the manifest but missing`);
+        continue;
+      }
+      const stored: CdnResponse = {
+        status: entry.status,
+        body,
+        headers: { ETag: entry.etag, 'Cache-Control': entry.cacheControl, 'Content-Type': entry.contentType },
+      };
+      if (body.length !== entry.bytes) mismatch(`${entry.file}: ${body.length} bytes on disk, the manifest says ${entry.bytes}`);
+      for (const url of [entry.request, ...entry.aliases]) {
+        const diff = differs(dynamic(splitUrl(url)), stored, false);
+        if (diff) mismatch(`${entry.file} (for ${url}): ${diff}`);
+        // Reservoir sampling keeps the bases a fair draw at any manifest size, in bounded memory.
+        if (bases.length < sampleSize) bases.push(splitUrl(url));
+        else if (rng() * ++seen < sampleSize) bases[Math.floor(rng() * sampleSize)] = splitUrl(url);
+      }
+      opts.onItem?.(false);
+    }
+    let onDisk = 0;
+    for (const _ of walkFiles(path.join(release, STATIC_PREFIX))) onDisk++;
+    if (onDisk !== files) mismatch(`${onDisk} files under ${STATIC_PREFIX}/, the manifest lists ${files}`);
+    for (const line of linesSync(path.join(release, '_redirects'))) {
+      const target = line.startsWith('#') ? undefined : line.split(/\s+/).at(-2);
+      if (target?.startsWith(`/${STATIC_PREFIX}/`) && !fs.existsSync(path.join(release, target))) mismatch(`rule target ${target} does not exist: ${line}`);
+    }
+
+    fileMismatches = mismatches;
+    const cdn = await CdnEmulator.open(release);
+    const local = new StaticBuild(release);
+    opts.onPlanned?.(sampleSize);
+    let cdnFiles = 0;
+    let localFiles = 0;
+    for (let i = 0; i < sampleSize; i++) {
+      const base = i < OTHER_REQUESTS.length || !bases.length ? splitUrl(OTHER_REQUESTS[i % OTHER_REQUESTS.length]!) : bases[Math.floor(rng() * bases.length)]!;
+      const req = i < OTHER_REQUESTS.length ? base : mutate(base, rng);
+      const label = `GET ${req.path}${req.query ? `?${req.query}` : ''}`;
+      const expected = dynamic(req);
+      const viaCdn = cdn.answer('GET', req.path, req.query);
+      let failed = false;
+      if (viaCdn.kind === 'broken') {
+        mismatch(`${label}: ${viaCdn.reason}`);
+        failed = true;
+      } else if (viaCdn.kind === 'file') {
+        cdnFiles++;
+        const diff = differs(expected, viaCdn.response, false);
+        if (diff) {
+          const hint = readsLikeNetlify(req.query) ? '' : ' (the render core reads this query differently from Netlify: see src/publish/netlify-query.ts)';
+          mismatch(`${label}: the rules serve ${viaCdn.file} but ${diff}${hint}`);
+          failed = true;
+        }
+      }
+      const viaServer = local.lookup({ method: 'GET', path: req.path, rawQuery: req.query, headers: {} });
+      if (viaServer) {
+        localFiles++;
+        const diff = differs(expected, viaServer, true);
+        if (diff) {
+          mismatch(`${label}: the server's static lookup answers but ${diff}`);
+          failed = true;
+        }
+      }
+      if (!failed) opts.onItem?.(false);
+    }
+    return {
+      release,
+      files,
+      sampled: sampleSize,
+      cdnFiles,
+      localFiles,
+      fileMismatches,
+      sampleMismatches: mismatches - fileMismatches,
+      reasons,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    store.close();
+  }
+}

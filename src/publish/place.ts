@@ -1,0 +1,109 @@
+/**
+ * Putting one rendered file into the new release. A file whose bytes equal the previous release's
+ * is hard-linked from it, so it keeps its inode and mtime (nothing is rewritten); anything else is
+ * written new. Files are created exclusively: two requests mapping to one file fail the build.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { PreviousFile } from './previous.js';
+
+export type Placed = 'added' | 'changed' | 'unchanged';
+
+export class FilePlacer {
+  /** Directories known to exist; enumeration visits them in runs, so a few recent ones suffice. */
+  private readonly dirs = new Set<string>();
+
+  constructor(
+    private readonly release: string,
+    /** The published release to reuse files from (null: none, or a full rebuild). */
+    private readonly previous: string | null,
+    private readonly reuse: boolean,
+  ) {}
+
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.dirs.has(dir)) return;
+    await fsp.mkdir(dir, { recursive: true });
+    if (this.dirs.size >= 256) this.dirs.clear();
+    this.dirs.add(dir);
+  }
+
+  /**
+   * `known` is the previous manifest's word on this file (previous.ts): equal ETag and size link it
+   * without reading it, a different one means changed; without it the file is compared on disk.
+   */
+  async place(file: string, body: Buffer, etag: string, known: PreviousFile | null): Promise<Placed> {
+    const target = path.join(this.release, file);
+    await this.ensureDir(path.dirname(target));
+    let existed = false;
+    if (this.previous && known) {
+      existed = true;
+      if (this.reuse && known.etag === etag && known.bytes === body.length && (await this.link(file, target))) return 'unchanged';
+    } else if (this.previous) {
+      const old = path.join(this.previous, file);
+      const st = await fsp.stat(old).catch(() => null);
+      existed = !!st?.isFile();
+      if (this.reuse && st?.isFile() && st.size === body.length && (await fsp.readFile(old)).equals(body) && (await this.link(file, target))) {
+        return 'unchanged';
+      }
+    }
+    try {
+      await fsp.writeFile(target, body, { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
+      throw err;
+    }
+    return existed ? 'changed' : 'added';
+  }
+
+  private async link(file: string, target: string): Promise<boolean> {
+    try {
+      await fsp.link(path.join(this.previous!, file), target);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
+      // A filesystem without hard links (or a previous file gone meanwhile) still gets a correct
+      // tree, written anew.
+      return false;
+    }
+  }
+
+  /** Replace a freshly written file with the previous release's when they are byte-identical. */
+  keepIfSame(file: string): boolean {
+    if (!this.previous || !this.reuse) return false;
+    const fresh = path.join(this.release, file);
+    const old = path.join(this.previous, file);
+    try {
+      if (!sameBytes(old, fresh)) return false;
+      fs.rmSync(fresh);
+      fs.linkSync(old, fresh);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Chunked comparison: the manifest of a large build is too big to hold twice. */
+export function sameBytes(a: string, b: string): boolean {
+  if (fs.statSync(a).size !== fs.statSync(b).size) return false;
+  const fa = fs.openSync(a, 'r');
+  const fb = fs.openSync(b, 'r');
+  try {
+    const ba = Buffer.alloc(1 << 16);
+    const bb = Buffer.alloc(1 << 16);
+    for (;;) {
+      const na = fs.readSync(fa, ba, 0, ba.length, null);
+      const nb = fs.readSync(fb, bb, 0, bb.length, null);
+      if (na !== nb || !ba.subarray(0, na).equals(bb.subarray(0, nb))) return false;
+      if (na === 0) return true;
+    }
+  } finally {
+    fs.closeSync(fa);
+    fs.closeSync(fb);
+  }
+}
+
+function collision(file: string): Error {
+  return new Error(`two pre-rendered requests map to the same file ${file}`);
+}

@@ -1,0 +1,57 @@
+/**
+ * What the published release holds, looked up by file while the new build streams — without
+ * loading its manifest. Both manifests are in plan order (route table, then store order), so the
+ * previous one is read in step with the build, a bounded window ahead: entries that appear, vanish
+ * or move only cost a window's worth of lookahead, and a file not found in the window is simply
+ * compared on disk instead (place.ts). Memory stays bounded by the window, whatever the store size.
+ */
+import fs from 'node:fs';
+import type { ManifestEntry } from './manifest.js';
+import { linesSync } from './manifest.js';
+
+export interface PreviousFile {
+  etag: string;
+  bytes: number;
+}
+
+export class PreviousManifest {
+  private readonly lines: Generator<string> | null;
+  private readonly pending = new Map<string, PreviousFile>();
+  private done = false;
+
+  constructor(
+    file: string | null,
+    private readonly window = 4096,
+  ) {
+    this.lines = file && fs.existsSync(file) ? linesSync(file) : null;
+    if (!this.lines) this.done = true;
+  }
+
+  /** The previous release's entry for `file`, if the manifest lists it within the window. */
+  find(file: string): PreviousFile | null {
+    const hit = this.pending.get(file);
+    if (hit) {
+      this.pending.delete(file);
+      return hit;
+    }
+    for (let read = 0; !this.done && read < this.window; read++) {
+      const next = this.lines!.next();
+      if (next.done) {
+        this.done = true;
+        break;
+      }
+      if (!next.value) continue;
+      const entry = JSON.parse(next.value) as ManifestEntry;
+      if (entry.file === file) return { etag: entry.etag, bytes: entry.bytes };
+      this.pending.set(entry.file, { etag: entry.etag, bytes: entry.bytes });
+      // Oldest first out: what the build passed by long ago has vanished or moved far.
+      if (this.pending.size > this.window) this.pending.delete(this.pending.keys().next().value!);
+    }
+    return null;
+  }
+
+  close(): void {
+    if (!this.done) this.lines?.return(undefined);
+    this.done = true;
+  }
+}

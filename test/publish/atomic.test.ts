@@ -1,0 +1,107 @@
+/**
+ * Atomic publishing: a build killed with SIGKILL in the middle of writing leaves the published tree
+ * exactly as it was (same release, same files, same inodes), and the next build cleans up after it
+ * and publishes normally.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BuildError } from '../../src/publish/build.js';
+import { currentRelease, releaseLayout } from '../../src/publish/release.js';
+import { ROOT } from '../helpers/store.js';
+import { buildInto, demoStore, treeState } from './helpers.js';
+
+let db: string;
+let out: string;
+
+beforeAll(async () => {
+  db = await demoStore({ leagues: ['eng.1', 'esp.1', 'ita.1', 'ger.1'], scale: 0.2 });
+  ({ out } = await buildInto(db));
+});
+
+/** Files under a directory the build may be renaming or removing at this very moment (then 0). */
+function countFiles(dir: string): number {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((d) => d.isFile()).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** Start `fds build --full` and SIGKILL it once its temporary release holds `atLeast` files. */
+async function killMidway(atLeast: number): Promise<{ tempFiles: number; code: number | null; signal: string | null }> {
+  const { root } = releaseLayout(out);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'build', '--full', '--concurrency', '2', '--db', db, '--out', out], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  let tempFiles = 0;
+  for (;;) {
+    const temp = fs.readdirSync(root).find((n) => n.startsWith('tmp-') && !n.endsWith('-rules'));
+    tempFiles = temp ? countFiles(path.join(root, temp)) : 0;
+    if (tempFiles >= atLeast || child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  child.kill('SIGKILL');
+  return { tempFiles, ...(await exited) };
+}
+
+describe('a build killed mid-way', () => {
+  it('leaves the published tree untouched and complete, and the next build succeeds', async () => {
+    const release = currentRelease(out);
+    const before = treeState(out);
+    const killed = await killMidway(200);
+    expect(killed.signal, 'the build finished before it could be killed').toBe('SIGKILL');
+    expect(killed.tempFiles).toBeGreaterThanOrEqual(200);
+
+    expect(currentRelease(out)).toBe(release);
+    const after = treeState(out);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [file, state] of before) expect(after.get(file), file).toEqual(state);
+
+    const { root } = releaseLayout(out);
+    expect(fs.readdirSync(root).some((n) => n.startsWith('tmp-'))).toBe(true);
+    const { summary } = await buildInto(db, out);
+    expect(summary.failed).toBe(0);
+    expect(fs.readdirSync(root).filter((n) => n.startsWith('tmp-') || n === 'build.lock')).toEqual([]);
+    expect(currentRelease(out)).toBe(release);
+  });
+
+  it('leaves one complete release behind wherever it is killed', async () => {
+    // Sweep kill points from early to late; whatever point is hit, `dist` is one complete release.
+    for (const atLeast of [1, 50, 400]) {
+      await killMidway(atLeast);
+      const now = currentRelease(out);
+      expect(now).not.toBeNull();
+      const manifest = fs.readFileSync(path.join(now!, 'manifest.ndjson'), 'utf8').trim().split('\n');
+      for (const line of manifest) {
+        const entry = JSON.parse(line) as { file: string; bytes: number };
+        expect(fs.statSync(path.join(now!, entry.file)).size, entry.file).toBe(entry.bytes);
+      }
+    }
+    const { summary } = await buildInto(db, out);
+    expect(summary.failed).toBe(0);
+  });
+});
+
+describe('a build with a failing render', () => {
+  it('publishes nothing, keeps the published tree, and names the failing request', async () => {
+    const store = await demoStore({ leagues: ['eng.1'] });
+    const { out: dist } = await buildInto(store);
+    const release = currentRelease(dist);
+    const before = treeState(dist);
+    const conn = new Database(store);
+    const id = conn.prepare('SELECT id FROM matches ORDER BY id LIMIT 1').pluck().get() as string;
+    conn.prepare("UPDATE matches SET record_json = '{broken' WHERE id = ?").run(id);
+    conn.close();
+    const err = await buildInto(store, dist).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BuildError);
+    expect((err as BuildError).failures.join('\n')).toContain(id);
+    expect(currentRelease(dist)).toBe(release);
+    expect(treeState(dist)).toEqual(before);
+    expect(fs.readdirSync(releaseLayout(dist).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+  });
+});

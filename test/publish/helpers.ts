@@ -1,0 +1,131 @@
+/**
+ * Stores, builds and targets for the publishing tests: demo stores synced in-process, builds into
+ * temporary directories, and the two contract-suite targets that answer from a built tree — the
+ * CDN (Netlify's rule engine over the generated rules, files served with `_headers`) and the
+ * static-first server.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { openStore } from '../../src/store/db.js';
+import { runSync } from '../../src/sync/run-sync.js';
+import { createDemoProvider, demoReferenceInstant } from '../../src/sync/providers/demo/index.js';
+import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
+import { build } from '../../src/publish/build.js';
+import type { BuildOptions, BuildSummary } from '../../src/publish/build.js';
+import { CdnEmulator } from '../../src/publish/cdn-emulator.js';
+import { currentRelease } from '../../src/publish/release.js';
+import { StaticBuild } from '../../src/publish/static-lookup.js';
+import { createApiServer } from '../../src/server/http.js';
+import type { Clock } from '../../src/util/time.js';
+import { inProcessTarget, rawRequest } from '../api/helpers/targets.js';
+import type { TargetFactory } from '../api/helpers/targets.js';
+import { openReader } from '../api/helpers/api-store.js';
+import { tempDir } from '../helpers/store.js';
+
+export const DEMO_TODAY = '20260321';
+
+/** A small demo store (the demo's season laid out around `today`), synced in-process. */
+export async function demoStore(opts: { file?: string; today?: string; scale?: number; leagues?: string[] } = {}): Promise<string> {
+  const file = opts.file ?? path.join(tempDir('fds-pub-'), 'demo.sqlite');
+  const today = opts.today ?? DEMO_TODAY;
+  const db = openStore(file);
+  try {
+    const instant = demoReferenceInstant(today);
+    await runSync(db, createDemoProvider({ seed: 1, today, scale: opts.scale ?? 0.1 }), {
+      leagues: opts.leagues ?? ['eng.1', 'esp.1'],
+      concurrency: 4,
+      clock: () => instant,
+    });
+  } finally {
+    db.close();
+  }
+  return file;
+}
+
+export async function buildInto(db: string, out = path.join(tempDir('fds-out-'), 'dist'), opts: Partial<BuildOptions> = {}): Promise<{ out: string; summary: BuildSummary }> {
+  const summary = await build({ db, out, concurrency: 8, ...opts });
+  return { out, summary };
+}
+
+export interface FileState {
+  ino: number;
+  mtimeMs: number;
+  sha: string;
+}
+
+/** Every regular file under a published tree (following the `dist` link), by relative path. */
+export function treeState(out: string): Map<string, FileState> {
+  const root = currentRelease(out);
+  if (!root) throw new Error(`no release at ${out}`);
+  const states = new Map<string, FileState>();
+  const walk = (dir: string) => {
+    for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else {
+        const st = fs.statSync(p);
+        states.set(path.relative(root, p), { ino: st.ino, mtimeMs: st.mtimeMs, sha: crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex') });
+      }
+    }
+  };
+  walk(root);
+  return states;
+}
+
+const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+
+/**
+ * The built tree as the CDN serves it: the generated `_redirects` resolved by netlify-redirector,
+ * files with their `_headers`; whatever the rules send to the fallback is rendered in-process.
+ * A rule that points anywhere else (or at a missing file) fails the request loudly.
+ */
+export interface Served {
+  fromFiles: number;
+  other: number;
+}
+
+export function cdnTarget(clock: Clock, served: Served = { fromFiles: 0, other: 0 }): TargetFactory {
+  const fallback = inProcessTarget(openReader, clock);
+  return async (file) => {
+    const dynamic = await fallback(file);
+    if (!file) return { ...dynamic, name: 'cdn (no build)' };
+    const { out } = await buildInto(file);
+    const cdn = await CdnEmulator.open(currentRelease(out)!);
+    return {
+      name: 'cdn',
+      async request(method, url, headers = {}) {
+        const q = url.indexOf('?');
+        const answer = cdn.answer(method, q === -1 ? url : url.slice(0, q), q === -1 ? '' : url.slice(q + 1), headers);
+        if (answer.kind === 'broken') throw new Error(`${method} ${url}: ${answer.reason}`);
+        if (answer.kind === 'fallback') {
+          served.other++;
+          return dynamic.request(method, url, headers);
+        }
+        served.fromFiles++;
+        return { status: answer.response.status, headers: lower(answer.response.headers), body: answer.response.body };
+      },
+      close: () => dynamic.close(),
+    };
+  };
+}
+
+/** The real server over a built tree (`fds serve --dir`), static lookup first. */
+export function staticServerTarget(clock: Clock, served: Served = { fromFiles: 0, other: 0 }): TargetFactory {
+  return async (file) => {
+    const out = file ? (await buildInto(file)).out : path.join(tempDir('fds-nobuild-'), 'dist');
+    const api = createApiServer({
+      storeFile: file ?? '/nonexistent/missing.sqlite',
+      clock,
+      rateLimit: null,
+      log: (line) => {
+        if ((JSON.parse(line) as { source?: string }).source === 'static') served.fromFiles++;
+        else served.other++;
+      },
+      staticLookup: new StaticBuild(out),
+    });
+    const { port } = (await api.listen(0, '127.0.0.1')) as AddressInfo;
+    return { name: 'static-first server', request: (method, url, headers) => rawRequest(port, method, url, headers), close: () => api.close() };
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Incremental builds: a rebuild with no change writes nothing (same release, same inodes and
+ * mtimes, a summary of zeros); after one match changes only the files whose bytes changed are
+ * written, and the files of a vanished match are deleted.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { currentRelease } from '../../src/publish/release.js';
+import { buildInto, demoStore, treeState } from './helpers.js';
+import type { FileState } from './helpers.js';
+
+let db: string;
+let out: string;
+
+beforeAll(async () => {
+  db = await demoStore();
+  ({ out } = await buildInto(db));
+});
+
+function pickMatch(state = 'post'): { league: string; id: string } {
+  const conn = new Database(db, { readonly: true });
+  try {
+    return conn.prepare('SELECT league_slug AS league, id FROM matches WHERE state = ? ORDER BY kickoff, id LIMIT 1').get(state) as { league: string; id: string };
+  } finally {
+    conn.close();
+  }
+}
+
+function write(sql: string, ...args: unknown[]): void {
+  const conn = new Database(db);
+  try {
+    conn.prepare(sql).run(...args);
+  } finally {
+    conn.close();
+  }
+}
+
+/** Files present in both trees: equal bytes must mean the very same inode and mtime, and vice versa. */
+function expectUntouchedIffEqual(before: Map<string, FileState>, after: Map<string, FileState>): string[] {
+  const changed: string[] = [];
+  for (const [file, a] of after) {
+    const b = before.get(file);
+    if (!b || file === 'manifest.ndjson' || file === '_headers' || file === '_redirects') continue;
+    if (a.sha === b.sha) expect({ ino: a.ino, mtimeMs: a.mtimeMs }, file).toEqual({ ino: b.ino, mtimeMs: b.mtimeMs });
+    else {
+      expect(a.ino, file).not.toBe(b.ino);
+      changed.push(file);
+    }
+  }
+  return changed;
+}
+
+describe('incremental build', () => {
+  it('writes nothing when nothing changed', async () => {
+    const release = currentRelease(out);
+    const before = treeState(out);
+    const { summary } = await buildInto(db, out);
+    expect(summary).toMatchObject({ published: false, added: 0, changed: 0, deleted: 0, failed: 0, unchanged: summary.files });
+    expect(currentRelease(out)).toBe(release);
+    expect(treeState(out)).toEqual(before);
+  });
+
+  it('after one match changes, writes only the files whose bytes changed', async () => {
+    const before = treeState(out);
+    const { league, id } = pickMatch();
+    write(`UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed' WHERE league_slug = ? AND id = ?`, league, id);
+    const { summary } = await buildInto(db, out);
+    const after = treeState(out);
+    const changed = expectUntouchedIffEqual(before, after);
+    expect(summary).toMatchObject({ published: true, added: 0, deleted: 0, changed: changed.length });
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThan(before.size / 10);
+    const release = currentRelease(out)!;
+    for (const f of changed) expect(fs.readFileSync(path.join(release, f), 'utf8'), f).toContain('Renamed Derby');
+    expect(changed.some((f) => f.startsWith(`_s/get/soccer/${league}/scoreboard/`))).toBe(true);
+    expect(summary.unchanged).toBe(summary.files - changed.length);
+  });
+
+  it('deletes the files of a match that vanished from the store, and only those', async () => {
+    const before = treeState(out);
+    const { league, id } = pickMatch('pre');
+    for (const table of ['plays', 'play_streams', 'match_summaries']) write(`DELETE FROM ${table} WHERE league_slug = ? AND match_id = ?`, league, id);
+    write('DELETE FROM matches WHERE league_slug = ? AND id = ?', league, id);
+    const { summary } = await buildInto(db, out);
+    const after = treeState(out);
+    const gone = [...before.keys()].filter((f) => !after.has(f));
+    const prefix = path.join('_s/get/soccer', league, 'events', id) + '/';
+    expect(gone.length).toBeGreaterThan(0);
+    for (const f of gone) expect(f.startsWith(prefix), f).toBe(true);
+    expect(summary.deleted).toBe(gone.length);
+    expect(summary.added).toBe(0);
+    expectUntouchedIffEqual(before, after);
+  });
+});

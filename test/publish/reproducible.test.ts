@@ -1,0 +1,32 @@
+/**
+ * Reproducible builds: the same store gives byte-identical trees, whatever the output directory,
+ * the concurrency, or whether the build was incremental or full.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildInto, demoStore, treeState } from './helpers.js';
+
+const contents = (out: string) => Object.fromEntries([...treeState(out)].map(([file, s]) => [file, s.sha]));
+
+let db: string;
+
+beforeAll(async () => {
+  db = await demoStore();
+});
+
+describe('reproducible build', () => {
+  it('gives byte-identical trees for the same store in different directories', async () => {
+    const a = await buildInto(db, undefined, { concurrency: 1 });
+    const b = await buildInto(db, undefined, { concurrency: 32 });
+    expect(a.out).not.toBe(b.out);
+    expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 3);
+    expect(contents(b.out)).toEqual(contents(a.out));
+  });
+
+  it('gives the same tree from a full rebuild as from an incremental one', async () => {
+    const { out } = await buildInto(db);
+    const first = contents(out);
+    const { summary } = await buildInto(db, out, { full: true });
+    expect(summary.published).toBe(true);
+    expect(contents(out)).toEqual(first);
+  });
+});
