@@ -1,9 +1,11 @@
 /**
  * Reading a raw query string the way the CDN's rule engine reads it, so a request means the same
  * thing to a rewrite rule and to the fallback: keys are case-sensitive and not percent-decoded,
- * values are decoded (`+` is a space), a repeated key takes its last value, and an empty value
- * (`status=` or a bare `status`) means the parameter was not given.
+ * values are decoded (`+` is a space), a repeated key takes its last value, an empty value
+ * (`status=`) means the parameter was not given, and a bare `status` (no `=`) is not there at all.
  */
+import { TOKEN, netlifyDecode } from './netlify-query.js';
+
 export type Query = ReadonlyMap<string, string>;
 
 function decodeValue(raw: string): string {
@@ -11,19 +13,23 @@ function decodeValue(raw: string): string {
   try {
     return decodeURIComponent(spaced);
   } catch {
-    // A malformed escape is kept literally; the parameter's own validation then rejects it.
-    return spaced;
+    // Netlify decodes a broken escape anyway (`%3Z` is `0`); where that yields a plain token a
+    // literal rule could hold, we must read it the same way. Otherwise validation rejects it.
+    const netlify = netlifyDecode(raw);
+    return TOKEN.test(netlify) ? netlify : spaced;
   }
 }
 
 export function parseQuery(raw: string): Query {
   const out = new Map<string, string>();
-  if (raw === '') return out;
-  for (const part of raw.split('&')) {
-    if (part === '') continue;
+  const parts = raw === '' ? [] : raw.split('&');
+  // Netlify's engine drops the pair before a single trailing `&` (src/api/netlify-query.ts).
+  if (parts.length >= 2 && parts[parts.length - 1] === '') parts.splice(-2, 2);
+  for (const part of parts) {
     const eq = part.indexOf('=');
-    const key = eq === -1 ? part : part.slice(0, eq);
-    const value = eq === -1 ? '' : decodeValue(part.slice(eq + 1));
+    if (eq === -1) continue; // a bare key never counts for Netlify
+    const key = part.slice(0, eq);
+    const value = decodeValue(part.slice(eq + 1));
     // Delete first so the map's order is that of each key's last occurrence.
     out.delete(key);
     if (value !== '') out.set(key, value);
