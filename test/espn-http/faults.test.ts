@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fault, faultsByPath, startStandIn } from '../helpers/espn-standin.js';
-import type { StandIn } from '../helpers/espn-standin.js';
-import { espnFixture, storeState, syncEspn } from '../helpers/espn-sync.js';
+import { describe, expect, it } from 'vitest';
+import { fault, faultsByPath } from '../helpers/espn-standin.js';
+import { storeState, syncEspn, useStandIn } from '../helpers/espn-sync.js';
 import { tempStore } from '../helpers/store.js';
 
 const SITE = '/apis/site/v2/sports/soccer/eng.1';
 const PLAYS_9001 = '/v2/sports/soccer/leagues/eng.1/events/9001/competitions/9001/plays?limit=1000';
 
 describe('ESPN sync through a faulty upstream', () => {
-  let standIn: StandIn;
-  beforeAll(async () => {
-    standIn = await startStandIn(espnFixture());
-  });
-  afterAll(() => standIn.close());
-  beforeEach(() => {
-    standIn.reset();
-    standIn.faults = undefined;
-  });
+  const standIn = useStandIn();
 
   it('stores exactly what a clean run stores when every kind of fault is injected along the way', async () => {
     const clean = tempStore().db;
-    const cleanReport = await syncEspn(clean, standIn);
+    const cleanReport = await syncEspn(clean, standIn());
     expect(cleanReport.failures).toEqual([]);
     const expected = storeState(clean);
     // The clean run stored something of every kind, so the comparison below means something.
@@ -31,7 +22,7 @@ describe('ESPN sync through a faulty upstream', () => {
     expect(clean.prepare('SELECT count(*) FROM standings').pluck().get()).toBe(1);
     expect(clean.prepare('SELECT count(*) FROM match_summaries').pluck().get()).toBe(1);
 
-    standIn.reset();
+    standIn().reset();
     const inject = {
       [`${SITE}/scoreboard?dates=20260321`]: [fault.status(500), fault.status(429, '1')],
       [`${SITE}/scoreboard?dates=20260322`]: [fault.status(503), fault.stall],
@@ -43,33 +34,33 @@ describe('ESPN sync through a faulty upstream', () => {
       [`${SITE}/teams`]: [fault.html, fault.status(500)],
       ['/apis/v2/sports/soccer/eng.1/standings']: [fault.status(504), fault.truncate, fault.status(429, '0')],
     };
-    standIn.faults = faultsByPath(inject);
+    standIn().faults = faultsByPath(inject);
     const faulty = tempStore().db;
-    const report = await syncEspn(faulty, standIn);
+    const report = await syncEspn(faulty, standIn());
     expect(report.failures).toEqual([]);
     expect(storeState(faulty)).toEqual(expected);
     for (const [p, faults] of Object.entries(inject)) {
-      expect(standIn.stats.perPath.get(p), p).toBe(faults.length + 1);
+      expect(standIn().stats.perPath.get(p), p).toBe(faults.length + 1);
     }
   });
 
   it('fails the unit of a payload that stays invalid after the retries, stores nothing of it, and keeps every other unit', async () => {
     const { db } = tempStore();
-    await syncEspn(db, standIn);
+    await syncEspn(db, standIn());
     const before = storeState(db);
-    standIn.reset();
+    standIn().reset();
     const always = <T>(f: T) => Array<T>(20).fill(f);
-    standIn.faults = faultsByPath({
+    standIn().faults = faultsByPath({
       [`${SITE}/scoreboard?dates=20260322`]: always(fault.html),
       [`${SITE}/summary?event=9001`]: always(fault.json({ header: { id: '9001' } })),
     });
-    const report = await syncEspn(db, standIn, { at: '2026-03-22T16:00:00Z', provider: { full: true } });
+    const report = await syncEspn(db, standIn(), { at: '2026-03-22T16:00:00Z', provider: { full: true } });
 
     expect(report.failures.map((f) => [f.resource, f.key, f.error])).toEqual([
       ['scoreboard', '20260322', 'not JSON (content-type text/html) (gave up after 6 attempts)'],
       ['summary', '9001', expect.stringMatching(/^invalid payload: header\.competitions: .* \(gave up after 6 attempts\)$/)],
     ]);
-    expect(standIn.stats.perPath.get(`${SITE}/scoreboard?dates=20260322`)).toBe(6);
+    expect(standIn().stats.perPath.get(`${SITE}/scoreboard?dates=20260322`)).toBe(6);
     expect(report.units.ok).toBe(5); // teams, roster 1001, the other board, plays 9001, standings
     // Nothing changed upstream, so the kept units rewrote nothing and the failed ones erased nothing.
     expect(storeState(db).content).toEqual(before.content);

@@ -1,30 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
-import { outage, startStandIn } from '../helpers/espn-standin.js';
-import type { StandIn } from '../helpers/espn-standin.js';
-import { espnFixture, storeState, syncEspn } from '../helpers/espn-sync.js';
+import { outage } from '../helpers/espn-standin.js';
+import { storeState, syncEspn, useStandIn } from '../helpers/espn-sync.js';
 import { tempStore } from '../helpers/store.js';
 
 describe('ESPN sync during a full outage', () => {
-  let standIn: StandIn;
-  beforeAll(async () => {
-    standIn = await startStandIn(espnFixture());
-  });
-  afterAll(() => standIn.close());
-  beforeEach(() => {
-    standIn.reset();
-    standIn.faults = undefined;
-  });
+  const standIn = useStandIn();
 
   it('reports every unit failed and leaves the stored data and its freshness exactly as they were', async () => {
     const { db } = tempStore();
-    await syncEspn(db, standIn, { leagues: [...LEAGUE_SLUGS], at: '2026-03-22T15:00:00Z' });
+    await syncEspn(db, standIn(), { leagues: [...LEAGUE_SLUGS], at: '2026-03-22T15:00:00Z' });
     const before = storeState(db);
     expect(before.lastSuccessfulSyncAt).toBe('2026-03-22T15:00:00Z');
 
-    standIn.faults = outage;
+    standIn().faults = outage;
     // --full, so even the settled match and the fresh roster are asked for (and fail).
-    const report = await syncEspn(db, standIn, { leagues: [...LEAGUE_SLUGS], at: '2026-03-22T18:00:00Z', provider: { full: true } });
+    const report = await syncEspn(db, standIn(), { leagues: [...LEAGUE_SLUGS], at: '2026-03-22T18:00:00Z', provider: { full: true } });
     expect(report.units.ok).toBe(0);
     expect(report.written).toBe(0);
     expect(report.failures.length).toBe(LEAGUE_SLUGS.length * 4 + 4); // teams, 2 boards, standings each; 4 eng.1 rosters
@@ -38,8 +29,8 @@ describe('ESPN sync during a full outage', () => {
   it('stores nothing at all when the very first sync meets an outage', async () => {
     const { db } = tempStore();
     const empty = storeState(db);
-    standIn.faults = outage;
-    const report = await syncEspn(db, standIn, { at: '2026-03-22T18:00:00Z' });
+    standIn().faults = outage;
+    const report = await syncEspn(db, standIn(), { at: '2026-03-22T18:00:00Z' });
     expect(report.units).toEqual({ ok: 0, failed: 4, unavailable: 0 });
     expect(storeState(db)).toEqual(empty);
     expect(empty.lastSuccessfulSyncAt).toBeNull();
@@ -47,9 +38,9 @@ describe('ESPN sync during a full outage', () => {
 
   it('keeps an outage cheap: once requests keep failing after their retries, the rest are tried once', async () => {
     const { db } = tempStore();
-    standIn.faults = outage;
-    await syncEspn(db, standIn, { leagues: [...LEAGUE_SLUGS], http: { retries: 3, outageThreshold: 4 } });
+    standIn().faults = outage;
+    await syncEspn(db, standIn(), { leagues: [...LEAGUE_SLUGS], http: { retries: 3, outageThreshold: 4 } });
     // 64 units: without the outage rule each would be tried 4 times.
-    expect(standIn.stats.total).toBeLessThan(64 + 4 * 4 + 4 * 4);
+    expect(standIn().stats.total).toBeLessThan(64 + 4 * 4 + 4 * 4);
   });
 });

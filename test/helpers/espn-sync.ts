@@ -1,4 +1,5 @@
 /** Running the ESPN provider against a stand-in, with a transport tuned so faults cost milliseconds. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../src/store/db.js';
@@ -11,6 +12,7 @@ import { HttpClient } from '../../src/sync/http/fetch-json.js';
 import type { HttpOptions } from '../../src/sync/http/fetch-json.js';
 import { rosterFreshness } from '../../src/sync/freshness.js';
 import { copyRecorded, dumpContent, readJson } from './store.js';
+import { startStandIn } from './espn-standin.js';
 import type { StandIn } from './espn-standin.js';
 
 /** Small enough that a stall or a backoff is cheap, large enough that a loaded machine still answers in time. */
@@ -65,4 +67,22 @@ export function storeState(db: DB) {
     lastSuccessfulSyncAt: getMeta(db, 'last_successful_sync_at'),
     leaguesSyncedAt: db.prepare('SELECT slug, last_synced_at FROM leagues ORDER BY slug').all(),
   };
+}
+
+/**
+ * One loopback ESPN stand-in for a test file, reset before each test (no faults, no delay).
+ * Returns an accessor: the stand-in exists only once beforeAll has run.
+ */
+export function useStandIn(): () => StandIn {
+  let standIn: StandIn | undefined;
+  beforeAll(async () => {
+    standIn = await startStandIn(espnFixture());
+  });
+  afterAll(() => standIn?.close());
+  beforeEach(() => {
+    standIn!.reset();
+    standIn!.faults = undefined;
+    standIn!.delayMs = 0;
+  });
+  return () => standIn!;
 }
