@@ -80,10 +80,10 @@ export interface RouteDef<P, Q> {
   /** The canonical requests to pre-render (CONTRACT §5.1); absent = never pre-rendered. */
   prerender?: (store: StoreReader) => Iterable<PrerenderRequest>;
   /**
-   * A request of this route answered by another route's pre-rendered file (`/summary?event=ID` is
-   * `/events/ID`); null when this request has no such equivalent.
+   * Requests of other routes that this pre-rendered request's file also answers, byte for byte
+   * (`/events/ID` is also `/summary?event=ID`).
    */
-  sameAs?: (req: PrerenderRequest) => { route: string; req: PrerenderRequest } | null;
+  aliases?: (req: PrerenderRequest) => Array<{ route: string; req: PrerenderRequest }>;
 }
 
 // The table holds routes of many parameter shapes; the core handles them uniformly.

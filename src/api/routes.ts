@@ -109,11 +109,6 @@ export const ROUTES: readonly AnyRoute[] = [
     response: R.MatchSummary,
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => summary(store, params.league, query.event, query.fields),
-    // One pre-rendered file answers both forms: the summary of event ID is /events/ID.
-    sameAs: (req) =>
-      req.query.event && Object.keys(req.query).length === 1
-        ? { route: 'event', req: { params: { league: req.params.league!, eventId: req.query.event }, query: {} } }
-        : null,
   }),
   defineRoute({
     name: 'event',
@@ -127,6 +122,11 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => summary(store, params.league, params.eventId, query.fields),
     prerender: pre.events,
+    // One pre-rendered file answers both forms: /events/ID is the summary of event ID.
+    aliases: (req) =>
+      Object.keys(req.query).length === 0
+        ? [{ route: 'summary', req: { params: { league: req.params.league! }, query: { event: req.params.eventId! } } }]
+        : [],
   }),
   defineRoute({
     name: 'plays',

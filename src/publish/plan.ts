@@ -60,31 +60,12 @@ export function fileFor(path: string, query: Readonly<Record<string, string>>): 
   return [STATIC_PREFIX, ...segments, `${pairs.length ? pairs.join(',') : 'index'}.json`].join('/');
 }
 
-/**
- * Routes whose requests are answered by another route's file declare it with `sameAs`, but no
- * enumerator lists them; this builds the candidate alias of a pre-rendered request, which is kept
- * only when that route's own `sameAs` maps it back to exactly this request.
- */
-const ALIAS_CANDIDATES: Record<string, (target: AnyRoute, req: PrerenderRequest) => PrerenderRequest | null> = {
-  summary: (target, req) =>
-    target.name === 'event' && Object.keys(req.query).length === 0 && req.params.league && req.params.eventId
-      ? { params: { league: req.params.league }, query: { event: req.params.eventId } }
-      : null,
-};
-
-const sameRequest = (a: PrerenderRequest, b: PrerenderRequest) =>
-  JSON.stringify([a.params, a.query]) === JSON.stringify([b.params, b.query]);
-
 function aliasesOf(route: AnyRoute, req: PrerenderRequest): Array<{ route: AnyRoute; req: PrerenderRequest }> {
-  const out: Array<{ route: AnyRoute; req: PrerenderRequest }> = [];
-  for (const [name, candidate] of Object.entries(ALIAS_CANDIDATES)) {
-    const aliasRoute = ROUTES_BY_NAME.get(name);
-    const alias = aliasRoute?.sameAs ? candidate(route, req) : null;
-    if (!aliasRoute || !alias) continue;
-    const back = aliasRoute.sameAs!(alias);
-    if (back && back.route === route.name && sameRequest(back.req, req)) out.push({ route: aliasRoute, req: alias });
-  }
-  return out;
+  return (route.aliases?.(req) ?? []).map((a) => {
+    const aliasRoute = ROUTES_BY_NAME.get(a.route);
+    if (!aliasRoute) throw new PlanError(`${route.name}: alias names an unknown route ${a.route}`);
+    return { route: aliasRoute, req: a.req };
+  });
 }
 
 /** The request as the router sees it: its path must route back to the same route and parameters. */

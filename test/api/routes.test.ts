@@ -58,13 +58,13 @@ describe('route table', () => {
     expect(urls).toContain('/get/soccer/esp.1/clubs/2004');
   });
 
-  it('maps /summary?event=ID to the pre-rendered /events/ID, whose bytes it shares', () => {
-    const summary = ROUTES_BY_NAME.get('summary')!;
-    const same = summary.sameAs!({ params: { league: 'eng.1' }, query: { event: '9001' } });
-    expect(same).toEqual({ route: 'event', req: { params: { league: 'eng.1', eventId: '9001' }, query: {} } });
-    const a = renderUrl(store, clock, '/get/soccer/eng.1/summary?event=9001');
-    const b = renderUrl(store, clock, urlOf(ROUTES_BY_NAME.get(same!.route)!, same!.req));
+  it('declares /summary?event=ID as an alias of the pre-rendered /events/ID, whose bytes it shares', () => {
+    const event = ROUTES_BY_NAME.get('event')!;
+    const aliases = event.aliases!({ params: { league: 'eng.1', eventId: '9001' }, query: {} });
+    expect(aliases).toEqual([{ route: 'summary', req: { params: { league: 'eng.1' }, query: { event: '9001' } } }]);
+    const a = renderUrl(store, clock, urlOf(ROUTES_BY_NAME.get('summary')!, aliases[0]!.req));
+    const b = renderUrl(store, clock, '/get/soccer/eng.1/events/9001');
     expect(a.body.equals(b.body)).toBe(true);
-    expect(summary.sameAs!({ params: { league: 'eng.1' }, query: { event: '9001', fields: 'meta' } })).toBeNull();
+    expect(event.aliases!({ params: { league: 'eng.1', eventId: '9001' }, query: { fields: 'meta' } })).toEqual([]);
   });
 });
