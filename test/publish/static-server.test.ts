@@ -67,6 +67,14 @@ describe('static-first server', () => {
     expect(staticServer.sources.every((s) => s === 'static')).toBe(true);
   });
 
+  it('answers /summary?event=ID from the /events/ID file it is an alias of', async () => {
+    const entry = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).find((e) => /\/events\/[^/]+$/.test(e.request));
+    expect(entry?.aliases).toEqual([expect.stringMatching(/\/summary\?event=/)]);
+    staticServer.sources.length = 0;
+    sameAnswer(await get(staticServer, entry!.aliases[0]!), await get(dynamicServer, entry!.request), entry!.aliases[0]!);
+    expect(staticServer.sources).toEqual(['static']);
+  });
+
   it('answers other spellings of a pre-rendered request, HEAD and conditional GETs from files too, exactly as dynamically', async () => {
     const league = 'eng.1';
     const urls = [`/get/soccer/${league}/fixtures`, `/get/soccer/${league}/fixtures?status=ALL&page=1&utm=x`, `/get/soccer/ENG.1/clubs/`, '/get/soccer/leagues?available=false'];
