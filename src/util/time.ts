@@ -25,7 +25,9 @@ export function parseYmd(value: string): Date | null {
   const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
+  // Not Date.UTC: it reads years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
   return date;
 }
