@@ -85,6 +85,7 @@ export class StoreWriter {
           season_json = CASE WHEN season_json IS NULL OR (@authoritative AND json_extract(season_json, '$.year') <= @year)
                              THEN coalesce(@season, season_json) ELSE season_json END
         WHERE slug = @slug`),
+      leagueRow: db.prepare('SELECT espn_id, season_json FROM leagues WHERE slug = ?'),
       leagueSynced: db.prepare('UPDATE leagues SET last_synced_at = ? WHERE slug = ?'),
       syncState: db.prepare(`
         INSERT INTO sync_state (league_slug, resource, resource_key, provider, last_attempt_at, last_success_at, last_error)
@@ -216,9 +217,9 @@ export class StoreWriter {
     season: { year: number; displayName: string } | null,
     authoritative: boolean,
   ): number {
-    const before = this.db.prepare('SELECT espn_id, season_json FROM leagues WHERE slug = ?').get(league);
+    const before = this.s.leagueRow.get(league);
     this.s.leagueInfo.run({ slug: league, espnId, season: season ? JSON.stringify(season) : null, year: season?.year ?? null, authoritative: authoritative ? 1 : 0 });
-    const after = this.db.prepare('SELECT espn_id, season_json FROM leagues WHERE slug = ?').get(league);
+    const after = this.s.leagueRow.get(league);
     return JSON.stringify(before) === JSON.stringify(after) ? 0 : 1;
   }
 

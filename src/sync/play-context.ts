@@ -10,52 +10,57 @@ interface LineupTeam {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
-export function loadPlayContext(db: DB, league: string, matchId: string): PlayContext {
-  const teams = new Map<string, TeamInfo>();
-  const athletes = new Map<string, AthleteInfo>();
+/**
+ * A loader of play contexts for one sync: its statements are prepared once, not once per match.
+ */
+export function playContexts(db: DB): (league: string, matchId: string) => PlayContext {
+  const s = {
+    match: db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck(),
+    players: db.prepare('SELECT club_id, record_json FROM players WHERE club_id = ?'),
+    // Only the lineups are needed: let SQLite cut them out rather than parsing the whole summary.
+    rosters: db.prepare("SELECT json_extract(sections_json, '$.rosters') FROM match_summaries WHERE league_slug = ? AND match_id = ?").pluck(),
+    club: db.prepare('SELECT record_json FROM clubs WHERE id = ?').pluck(),
+  };
+  return (league, matchId) => {
+    const teams = new Map<string, TeamInfo>();
+    const athletes = new Map<string, AthleteInfo>();
 
-  const matchJson = db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck().get(league, matchId) as string | undefined;
-  const match = matchJson ? (JSON.parse(matchJson) as MatchRecord) : undefined;
-  for (const c of match?.competitors ?? []) {
-    teams.set(c.team.id, { displayName: c.team.displayName, abbreviation: c.team.abbreviation });
-  }
+    const matchJson = s.match.get(league, matchId) as string | undefined;
+    const match = matchJson ? (JSON.parse(matchJson) as MatchRecord) : undefined;
+    for (const c of match?.competitors ?? []) {
+      teams.set(c.team.id, { displayName: c.team.displayName, abbreviation: c.team.abbreviation });
+    }
 
-  // Club rosters first, then the match lineups: the lineup is the better source for this match.
-  const clubIds = (match?.competitors ?? []).map((c) => c.team.id);
-  const players = db.prepare('SELECT club_id, record_json FROM players WHERE club_id = ?');
-  for (const clubId of clubIds) {
-    for (const row of players.all(clubId) as Array<{ club_id: string; record_json: string }>) {
-      const p = JSON.parse(row.record_json) as PlayerRecord;
-      athletes.set(p.id, { displayName: p.displayName, jersey: p.jersey, teamId: row.club_id });
-    }
-  }
-  // Only the lineups are needed: let SQLite cut them out rather than parsing the whole summary.
-  const rostersJson = db
-    .prepare("SELECT json_extract(sections_json, '$.rosters') FROM match_summaries WHERE league_slug = ? AND match_id = ?")
-    .pluck()
-    .get(league, matchId) as string | undefined;
-  const rosters = rostersJson ? (JSON.parse(rostersJson) as SummarySections['rosters']) : [];
-  for (const side of (Array.isArray(rosters) ? rosters : []) as LineupTeam[]) {
-    const teamId = str(side.team?.id);
-    if (teamId && !teams.has(teamId)) {
-      teams.set(teamId, { displayName: str(side.team?.displayName), abbreviation: str(side.team?.abbreviation) });
-    }
-    for (const entry of side.roster ?? []) {
-      const id = str(entry.athlete?.id);
-      if (id) athletes.set(id, { displayName: str(entry.athlete?.displayName), jersey: str(entry.jersey), teamId });
-    }
-  }
-
-  const clubLookup = db.prepare('SELECT record_json FROM clubs WHERE id = ?').pluck();
-  return {
-    team(id) {
-      if (!teams.has(id)) {
-        const json = clubLookup.get(id) as string | undefined;
-        const club = json ? (JSON.parse(json) as { displayName: string; abbreviation: string | null }) : undefined;
-        if (club) teams.set(id, { displayName: club.displayName, abbreviation: club.abbreviation });
+    // Club rosters first, then the match lineups: the lineup is the better source for this match.
+    for (const c of match?.competitors ?? []) {
+      for (const row of s.players.all(c.team.id) as Array<{ club_id: string; record_json: string }>) {
+        const p = JSON.parse(row.record_json) as PlayerRecord;
+        athletes.set(p.id, { displayName: p.displayName, jersey: p.jersey, teamId: row.club_id });
       }
-      return teams.get(id);
-    },
-    athlete: (id) => athletes.get(id),
+    }
+    const rostersJson = s.rosters.get(league, matchId) as string | undefined;
+    const rosters = rostersJson ? (JSON.parse(rostersJson) as SummarySections['rosters']) : [];
+    for (const side of (Array.isArray(rosters) ? rosters : []) as LineupTeam[]) {
+      const teamId = str(side.team?.id);
+      if (teamId && !teams.has(teamId)) {
+        teams.set(teamId, { displayName: str(side.team?.displayName), abbreviation: str(side.team?.abbreviation) });
+      }
+      for (const entry of side.roster ?? []) {
+        const id = str(entry.athlete?.id);
+        if (id) athletes.set(id, { displayName: str(entry.athlete?.displayName), jersey: str(entry.jersey), teamId });
+      }
+    }
+
+    return {
+      team(id) {
+        if (!teams.has(id)) {
+          const json = s.club.get(id) as string | undefined;
+          const club = json ? (JSON.parse(json) as { displayName: string; abbreviation: string | null }) : undefined;
+          if (club) teams.set(id, { displayName: club.displayName, abbreviation: club.abbreviation });
+        }
+        return teams.get(id);
+      },
+      athlete: (id) => athletes.get(id),
+    };
   };
 }

@@ -13,7 +13,7 @@ import { mapScoreboard, mapSummary } from '../espn/map-events.js';
 import { mapPlays } from '../espn/map-plays.js';
 import { mapRoster, mapStandings, mapTeams } from '../espn/map-clubs.js';
 import type { Provider } from './provider.js';
-import { loadPlayContext } from './play-context.js';
+import { playContexts } from './play-context.js';
 import { isoSeconds } from '../util/time.js';
 import type { Clock } from '../util/time.js';
 
@@ -59,6 +59,8 @@ function message(err: unknown): string {
 
 export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Promise<SyncReport> {
   const writer = new StoreWriter(db);
+  const playContext = playContexts(db);
+  const settled = settledQuery(db);
   const limit = pLimit(Math.max(1, opts.concurrency));
   const startedAt = isoSeconds(opts.clock());
   const results: UnitResult[] = [];
@@ -133,7 +135,7 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
     });
 
     const eventIds = (await provider.eventIds(league, [...boardEvents].sort())).filter(
-      (eventId) => provider.refetchFinished || !isSettled(db, league, eventId),
+      (eventId) => provider.refetchFinished || !settled.get(league, eventId),
     );
     await phase(league, 'summary', eventIds, id, (eventId) => provider.summary(league, eventId), (payload, eventId) => {
       const s = mapSummary(payload, provider.name);
@@ -142,7 +144,7 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
     });
     // Plays after summaries: a summary's lineups name the athletes that core plays only link to.
     await phase(league, 'plays', eventIds, id, (eventId) => provider.plays(league, eventId), (pages, eventId) => {
-      const mapped = mapPlays(pages, loadPlayContext(db, league, eventId));
+      const mapped = mapPlays(pages, playContext(league, eventId));
       return writer.replacePlays(league, eventId, mapped.plays, mapped.complete, startedAt);
     });
 
@@ -193,13 +195,11 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
 }
 
 /** A finished match whose summary and full play stream are stored cannot change any more. */
-function isSettled(db: DB, league: string, eventId: string): boolean {
-  return !!db
-    .prepare(
-      `SELECT 1 FROM matches m
-         JOIN match_summaries s ON s.league_slug = m.league_slug AND s.match_id = m.id
-         JOIN play_streams p ON p.league_slug = m.league_slug AND p.match_id = m.id
-       WHERE m.league_slug = ? AND m.id = ? AND m.state = 'post' AND m.completed = 1 AND p.complete = 1`,
-    )
-    .get(league, eventId);
+function settledQuery(db: DB) {
+  return db.prepare(
+    `SELECT 1 FROM matches m
+       JOIN match_summaries s ON s.league_slug = m.league_slug AND s.match_id = m.id
+       JOIN play_streams p ON p.league_slug = m.league_slug AND p.match_id = m.id
+     WHERE m.league_slug = ? AND m.id = ? AND m.state = 'post' AND m.completed = 1 AND p.complete = 1`,
+  );
 }

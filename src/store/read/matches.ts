@@ -7,6 +7,7 @@
 import type { DB } from '../db.js';
 import type { MatchRecord, MatchState } from '../records.js';
 import type { FixtureFilter, MatchRow, SummaryRow } from './types.js';
+import { addDays, parseYmd, ymd } from '../../util/time.js';
 
 interface RawMatch {
   record_json: string;
@@ -21,13 +22,9 @@ const toMatch = (r: RawMatch): MatchRow => ({
 });
 
 /** `20260321` → `2026-03-21`, the prefix every kickoff on that day starts with. */
-const isoDay = (ymd: string) => `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}`;
+const isoDay = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
 
-function nextIsoDay(ymd: string): string {
-  const d = new Date(`${isoDay(ymd)}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
+const nextIsoDay = (day: string) => isoDay(ymd(addDays(parseYmd(day)!, 1)));
 
 function bounds(league: string, f: FixtureFilter) {
   return {

@@ -7,6 +7,7 @@ import type { LeagueRef } from '../../../reference/leagues.js';
 import { buildClubs } from './clubs.js';
 import type { DemoClub, LeagueClubs } from './clubs.js';
 import { rngFor } from './random.js';
+import { ymd } from '../../../util/time.js';
 
 export type Phase = 'post' | 'in' | 'pre' | 'postponed';
 
@@ -85,9 +86,6 @@ export const matchLengthMs = (m: { a1: number; a2: number }) => (45 + m.a1 + 15 
 
 export function espnDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16) + 'Z';
-}
-export function ymdOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
 }
 
 function seasonInfo(ref: LeagueRef, index: number, refMs: number, startMs: number, endMs: number): SeasonInfo {
@@ -171,7 +169,7 @@ export function buildSeason(seed: number, ref: LeagueRef, index: number, refMs: 
       const away = order[a]!;
       const clockRng = rngFor(seed, 'clock', id);
       matches.push({
-        id, matchday: k, home, away, kickoffMs, date: espnDate(kickoffMs), day: ymdOf(kickoffMs), phase: 'pre',
+        id, matchday: k, home, away, kickoffMs, date: espnDate(kickoffMs), day: ymd(new Date(kickoffMs)), phase: 'pre',
         a1: clockRng.int(1, 4), a2: clockRng.int(2, 7), goals: fullTimeGoals(seed, id, home, away),
       });
     });
