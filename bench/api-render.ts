@@ -16,7 +16,9 @@ import { runSync } from '../src/sync/run-sync.js';
 import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
 import { ymd } from '../src/util/time.js';
 
-const { values } = parseArgs({ options: { db: { type: 'string', default: 'data/demo-bench.sqlite' }, runs: { type: 'string', default: '300' } } });
+const { values } = parseArgs({
+  options: { db: { type: 'string', default: 'data/demo-bench.sqlite' }, runs: { type: 'string', default: '300' } },
+});
 const file = values.db!;
 const runs = Number(values.runs);
 
@@ -27,7 +29,11 @@ async function ensureStore(): Promise<void> {
   process.stderr.write(`syncing a demo store into ${file} (today ${today})…\n`);
   const db = openStore(file);
   const instant = demoReferenceInstant(today);
-  await runSync(db, createDemoProvider({ seed: 1, today, scale: 1 }), { leagues: LEAGUE_SLUGS, concurrency: 8, clock: () => instant });
+  await runSync(db, createDemoProvider({ seed: 1, today, scale: 1 }), {
+    leagues: LEAGUE_SLUGS,
+    concurrency: 8,
+    clock: () => instant,
+  });
   db.close();
 }
 
@@ -37,11 +43,21 @@ const clock = () => new Date();
 const one = <T>(sql: string): T => store.db.prepare(sql).pluck().get() as T;
 
 const league = 'eng.1';
-const date = one<string>(`SELECT scoreboard_date FROM matches WHERE league_slug = '${league}' GROUP BY 1 ORDER BY COUNT(*) DESC LIMIT 1`);
-const finished = one<string>(`SELECT id FROM matches WHERE league_slug = '${league}' AND state = 'post' ORDER BY kickoff DESC LIMIT 1`);
+const date = one<string>(
+  `SELECT scoreboard_date FROM matches WHERE league_slug = '${league}' GROUP BY 1 ORDER BY COUNT(*) DESC LIMIT 1`,
+);
+const finished = one<string>(
+  `SELECT id FROM matches WHERE league_slug = '${league}' AND state = 'post' ORDER BY kickoff DESC LIMIT 1`,
+);
 const club = one<string>(`SELECT club_id FROM league_clubs WHERE league_slug = '${league}' ORDER BY club_id LIMIT 1`);
-const [bigLeague, bigSummary] = (store.db.prepare('SELECT league_slug, match_id FROM match_summaries ORDER BY length(sections_json) DESC LIMIT 1').raw().get() as [string, string]);
-const [longLeague, longStream] = (store.db.prepare('SELECT league_slug, match_id FROM play_streams ORDER BY count DESC LIMIT 1').raw().get() as [string, string]);
+const [bigLeague, bigSummary] = store.db
+  .prepare('SELECT league_slug, match_id FROM match_summaries ORDER BY length(sections_json) DESC LIMIT 1')
+  .raw()
+  .get() as [string, string];
+const [longLeague, longStream] = store.db
+  .prepare('SELECT league_slug, match_id FROM play_streams ORDER BY count DESC LIMIT 1')
+  .raw()
+  .get() as [string, string];
 const busiest = one<string>('SELECT league_slug FROM matches GROUP BY 1 ORDER BY COUNT(*) DESC LIMIT 1');
 
 const CASES: Array<[group: string, url: string]> = [
@@ -70,11 +86,20 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const fmt = (ms: number) => ms.toFixed(2).padStart(8);
-console.log(`store ${file}: ${one<number>('SELECT COUNT(*) FROM matches')} matches, ${one<number>('SELECT COUNT(*) FROM plays')} plays; ${runs} runs per request\n`);
-console.log(`${'group'.padEnd(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'max ms'.padStart(8)}${'KiB'.padStart(8)}  request`);
+console.log(
+  `store ${file}: ${one<number>('SELECT COUNT(*) FROM matches')} matches, ${one<number>('SELECT COUNT(*) FROM plays')} plays; ${runs} runs per request\n`,
+);
+console.log(
+  `${'group'.padEnd(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'max ms'.padStart(8)}${'KiB'.padStart(8)}  request`,
+);
 for (const [group, url] of CASES) {
   const q = url.indexOf('?');
-  const req = { method: 'GET', path: q === -1 ? url : url.slice(0, q), rawQuery: q === -1 ? '' : url.slice(q + 1), headers: {} };
+  const req = {
+    method: 'GET',
+    path: q === -1 ? url : url.slice(0, q),
+    rawQuery: q === -1 ? '' : url.slice(q + 1),
+    headers: {},
+  };
   let bytes = 0;
   for (let i = 0; i < 20; i++) bytes = render(req, { store, clock }).body.length;
   const times: number[] = [];
@@ -84,7 +109,9 @@ for (const [group, url] of CASES) {
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  console.log(`${group.padEnd(8)}${fmt(percentile(times, 50))}${fmt(percentile(times, 99))}${fmt(times.at(-1)!)}${(bytes / 1024).toFixed(0).padStart(8)}  ${url}`);
+  console.log(
+    `${group.padEnd(8)}${fmt(percentile(times, 50))}${fmt(percentile(times, 99))}${fmt(times.at(-1)!)}${(bytes / 1024).toFixed(0).padStart(8)}  ${url}`,
+  );
 }
 
 // Cold aggregates: a fresh connection computes league coverage and store totals on its first request.
@@ -98,5 +125,7 @@ for (let i = 0; i < 20; i++) {
   fresh.close();
 }
 cold.sort((a, b) => a - b);
-console.log(`${'cold'.padEnd(8)}${fmt(percentile(cold, 50))}${fmt(percentile(cold, 99))}${fmt(cold.at(-1)!)}${''.padStart(8)}  /leagues + /meta on a fresh connection (coverage and totals computed)`);
+console.log(
+  `${'cold'.padEnd(8)}${fmt(percentile(cold, 50))}${fmt(percentile(cold, 99))}${fmt(cold.at(-1)!)}${''.padStart(8)}  /leagues + /meta on a fresh connection (coverage and totals computed)`,
+);
 store.close();

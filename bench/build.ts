@@ -65,15 +65,32 @@ function changeOneMatchday(db: string): number {
   const store = openStore(db);
   try {
     const [league, date] = store
-      .prepare("SELECT league_slug, scoreboard_date FROM matches WHERE state = 'post' GROUP BY 1, 2 ORDER BY COUNT(*) DESC, 1, 2 LIMIT 1")
+      .prepare(
+        "SELECT league_slug, scoreboard_date FROM matches WHERE state = 'post' GROUP BY 1, 2 ORDER BY COUNT(*) DESC, 1, 2 LIMIT 1",
+      )
       .raw()
       .get() as [string, string];
-    const ids = store.prepare('SELECT id FROM matches WHERE league_slug = ? AND scoreboard_date = ?').pluck().all(league, date) as string[];
+    const ids = store
+      .prepare('SELECT id FROM matches WHERE league_slug = ? AND scoreboard_date = ?')
+      .pluck()
+      .all(league, date) as string[];
     store.transaction(() => {
       for (const id of ids) {
-        store.prepare("UPDATE matches SET record_json = json_set(record_json, '$.shortName', json_extract(record_json, '$.shortName') || ' (r)'), hash = hash || 'r' WHERE league_slug = ? AND id = ?").run(league, id);
-        store.prepare("UPDATE match_summaries SET sections_json = json_set(sections_json, '$.gameInfo.attendance', 12345) WHERE league_slug = ? AND match_id = ?").run(league, id);
-        store.prepare("UPDATE plays SET record_json = json_set(record_json, '$.text', json_extract(record_json, '$.text') || ' (r)') WHERE league_slug = ? AND match_id = ? AND sequence = 1").run(league, id);
+        store
+          .prepare(
+            "UPDATE matches SET record_json = json_set(record_json, '$.shortName', json_extract(record_json, '$.shortName') || ' (r)'), hash = hash || 'r' WHERE league_slug = ? AND id = ?",
+          )
+          .run(league, id);
+        store
+          .prepare(
+            "UPDATE match_summaries SET sections_json = json_set(sections_json, '$.gameInfo.attendance', 12345) WHERE league_slug = ? AND match_id = ?",
+          )
+          .run(league, id);
+        store
+          .prepare(
+            "UPDATE plays SET record_json = json_set(record_json, '$.text', json_extract(record_json, '$.text') || ' (r)') WHERE league_slug = ? AND match_id = ? AND sequence = 1",
+          )
+          .run(league, id);
       }
     })();
     return ids.length;
@@ -87,7 +104,11 @@ async function sync(db: string, today: string, scale: number): Promise<{ seconds
   const store = openStore(db);
   try {
     const instant = demoReferenceInstant(today);
-    const report = await runSync(store, createDemoProvider({ seed: 1, today, scale }), { leagues: LEAGUE_SLUGS, concurrency: 8, clock: () => instant });
+    const report = await runSync(store, createDemoProvider({ seed: 1, today, scale }), {
+      leagues: LEAGUE_SLUGS,
+      concurrency: 8,
+      clock: () => instant,
+    });
     return { seconds: (performance.now() - started) / 1000, written: report.written };
   } finally {
     store.close();
@@ -103,7 +124,24 @@ function time(fn: () => void): number {
 const HEAP_CAP_MIB = 48;
 const s = (x: number) => x.toFixed(1);
 const rows: string[][] = [];
-const header = ['scale', 'matches', 'sync s', 'records/s', 'files', 'MB', 'rules', 'full build s', 'files/s', 'cp -r s', 'build ÷ cp', 'no-change s', 'matchday s', 'written', 'peak RSS MiB', `RSS, ${HEAP_CAP_MIB} MiB heap`];
+const header = [
+  'scale',
+  'matches',
+  'sync s',
+  'records/s',
+  'files',
+  'MB',
+  'rules',
+  'full build s',
+  'files/s',
+  'cp -r s',
+  'build ÷ cp',
+  'no-change s',
+  'matchday s',
+  'written',
+  'peak RSS MiB',
+  `RSS, ${HEAP_CAP_MIB} MiB heap`,
+];
 
 for (const scale of values.scales!.split(',').map(Number)) {
   const dir = path.resolve(values.dir!, `scale-${scale}`);

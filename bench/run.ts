@@ -14,7 +14,9 @@ const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
 
 for (const bench of BENCHES) {
   process.stderr.write(`\n== ${bench.name} ==\n`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', bench.script, ...(bench.args ?? [])], { stdio: 'inherit' });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', bench.script, ...(bench.args ?? [])], {
+    stdio: 'inherit',
+  });
   if (res.status !== 0) {
     process.stderr.write(`bench ${bench.name} failed (exit ${res.status})\n`);
     process.exit(1);

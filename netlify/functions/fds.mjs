@@ -44,8 +44,16 @@ export default async (request) => {
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const res = render(
     { method, path, rawQuery, headers },
-    { store: openStore(), clock: () => new Date(), uptime: () => (Date.now() - startedAt) / 1000, storeName: 'football.sqlite' },
+    {
+      store: openStore(),
+      clock: () => new Date(),
+      uptime: () => (Date.now() - startedAt) / 1000,
+      storeName: 'football.sqlite',
+    },
   );
   if (res.status === 503) store = null;
-  return new Response(request.method === 'HEAD' || res.body.length === 0 ? null : res.body, { status: res.status, headers: res.headers });
+  return new Response(request.method === 'HEAD' || res.body.length === 0 ? null : res.body, {
+    status: res.status,
+    headers: res.headers,
+  });
 };

@@ -49,10 +49,16 @@ const idDoc = { type: 'string', pattern: ID.source };
 
 /** `ENG.1` is served as `eng.1`. */
 export const leagueParam = (): Field<string> =>
-  field('Invalid league slug', (raw) => {
-    const slug = raw?.toLowerCase();
-    return slug !== undefined && SLUG.test(slug) ? slug : INVALID;
-  }, 'League slug, `<country>.<division>` (case-insensitive)', { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$', examples: ['eng.1'] }, true);
+  field(
+    'Invalid league slug',
+    (raw) => {
+      const slug = raw?.toLowerCase();
+      return slug !== undefined && SLUG.test(slug) ? slug : INVALID;
+    },
+    'League slug, `<country>.<division>` (case-insensitive)',
+    { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$', examples: ['eng.1'] },
+    true,
+  );
 
 export const idParam = (message: string, description: string): Field<string> =>
   field(message, (raw) => (raw !== undefined && ID.test(raw) ? raw : INVALID), description, idDoc, true);
@@ -61,58 +67,102 @@ export const eventIdParam = () => idParam('Invalid or missing event ID', 'Match 
 export const clubIdParam = () => idParam('Invalid club ID', 'Club id');
 
 export const dateQuery = (name: string, description: string): Field<string | null> =>
-  field(`${name} must be a valid YYYYMMDD date`, (raw) => (raw === undefined ? null : parseYmd(raw) ? raw : INVALID), description, {
-    type: 'string',
-    pattern: '^\\d{8}$',
-    examples: ['20260321'],
-  });
+  field(
+    `${name} must be a valid YYYYMMDD date`,
+    (raw) => (raw === undefined ? null : parseYmd(raw) ? raw : INVALID),
+    description,
+    {
+      type: 'string',
+      pattern: '^\\d{8}$',
+      examples: ['20260321'],
+    },
+  );
 
-export function enumQuery<const V extends readonly string[]>(name: string, values: V, fallback: V[number], description: string): Field<V[number]> {
+export function enumQuery<const V extends readonly string[]>(
+  name: string,
+  values: V,
+  fallback: V[number],
+  description: string,
+): Field<V[number]> {
   const message = `${name} must be ${values.slice(0, -1).join(', ')}, or ${values[values.length - 1]}`;
-  return field(message, (raw) => {
-    if (raw === undefined) return fallback;
-    const v = raw.toLowerCase();
-    return (values as readonly string[]).includes(v) ? (v as V[number]) : INVALID;
-  }, `${description} (case-insensitive)`, { type: 'string', enum: [...values], default: fallback });
+  return field(
+    message,
+    (raw) => {
+      if (raw === undefined) return fallback;
+      const v = raw.toLowerCase();
+      return (values as readonly string[]).includes(v) ? (v as V[number]) : INVALID;
+    },
+    `${description} (case-insensitive)`,
+    { type: 'string', enum: [...values], default: fallback },
+  );
 }
 
 export const boolQuery = (name: string, fallback: boolean, description: string): Field<boolean> =>
-  field(`${name} must be true or false`, (raw) => (raw === undefined ? fallback : raw === 'true' ? true : raw === 'false' ? false : INVALID), description, {
-    type: 'string',
-    enum: ['true', 'false'],
-    default: String(fallback),
-  });
+  field(
+    `${name} must be true or false`,
+    (raw) => (raw === undefined ? fallback : raw === 'true' ? true : raw === 'false' ? false : INVALID),
+    description,
+    {
+      type: 'string',
+      enum: ['true', 'false'],
+      default: String(fallback),
+    },
+  );
 
 function positive(name: string, max: number, fallback: number, description: string): Field<number> {
-  return field(`${name} must be a positive integer`, (raw) => {
-    if (raw === undefined) return fallback;
-    if (!/^\d+$/.test(raw)) return INVALID;
-    const n = Number(raw);
-    return n >= 1 ? Math.min(n, max) : INVALID;
-  }, `${description}; values above ${max} are clamped to ${max}`, { type: 'string', pattern: '^\\d+$', default: String(fallback) });
+  return field(
+    `${name} must be a positive integer`,
+    (raw) => {
+      if (raw === undefined) return fallback;
+      if (!/^\d+$/.test(raw)) return INVALID;
+      const n = Number(raw);
+      return n >= 1 ? Math.min(n, max) : INVALID;
+    },
+    `${description}; values above ${max} are clamped to ${max}`,
+    { type: 'string', pattern: '^\\d+$', default: String(fallback) },
+  );
 }
 
 export const pageQuery = () => positive('page', MAX_PAGE, 1, '1-based page number');
 export const limitQuery = (max: number) => positive('limit', max, DEFAULT_LIMIT, 'Page size');
 
 export const seasonQuery = (): Field<number | null> =>
-  field('season must be a four-digit year', (raw) => (raw === undefined ? null : /^\d{4}$/.test(raw) ? Number(raw) : INVALID), 'Season start year (default: the current season if stored, else the latest stored)', {
-    type: 'string',
-    pattern: '^\\d{4}$',
-  });
+  field(
+    'season must be a four-digit year',
+    (raw) => (raw === undefined ? null : /^\d{4}$/.test(raw) ? Number(raw) : INVALID),
+    'Season start year (default: the current season if stored, else the latest stored)',
+    {
+      type: 'string',
+      pattern: '^\\d{4}$',
+    },
+  );
 
 export const SUMMARY_FIELDS = [...SUMMARY_SECTIONS, 'meta'] as const;
 export type SummaryField = (typeof SUMMARY_FIELDS)[number];
 
 /** Comma-separated section names, trimmed and de-duplicated; empty items are skipped. Null = all. */
 export const fieldsQuery = (): Field<ReadonlySet<SummaryField> | null> =>
-  field(`fields must be a comma-separated list of: ${SUMMARY_FIELDS.join(', ')}`, (raw) => {
-    if (raw === undefined) return null;
-    const names = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    if (!names.every((n): n is SummaryField => (SUMMARY_FIELDS as readonly string[]).includes(n))) return INVALID;
-    return names.length ? new Set(names) : null;
-  }, `Comma-separated summary sections to return, any of: ${SUMMARY_FIELDS.join(', ')}`, { type: 'string' });
+  field(
+    `fields must be a comma-separated list of: ${SUMMARY_FIELDS.join(', ')}`,
+    (raw) => {
+      if (raw === undefined) return null;
+      const names = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+      if (!names.every((n): n is SummaryField => (SUMMARY_FIELDS as readonly string[]).includes(n))) return INVALID;
+      return names.length ? new Set(names) : null;
+    },
+    `Comma-separated summary sections to return, any of: ${SUMMARY_FIELDS.join(', ')}`,
+    { type: 'string' },
+  );
 
 /** `/summary?event=ID`: the event id is a query parameter there, validated like the path form. */
 export const eventQuery = (): Field<string> =>
-  field('Invalid or missing event ID', (raw) => (raw !== undefined && ID.test(raw) ? raw : INVALID), 'Match (event) id', idDoc, true);
+  field(
+    'Invalid or missing event ID',
+    (raw) => (raw !== undefined && ID.test(raw) ? raw : INVALID),
+    'Match (event) id',
+    idDoc,
+    true,
+  );

@@ -10,7 +10,8 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const CORS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After',
+  'Access-Control-Expose-Headers':
+    'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After',
 };
 
 /** What a CORS preflight is told: any origin, the three methods, any request header, for a day. */

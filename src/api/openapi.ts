@@ -24,7 +24,10 @@ const ERROR_DOC: Record<number, string> = {
 };
 
 function components(): Record<string, unknown> {
-  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
+  const { schemas } = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as {
     schemas: Record<string, Record<string, unknown>>;
   };
   const out: Record<string, unknown> = {};
@@ -39,8 +42,20 @@ function operation(route: AnyRoute) {
   const schemaId = registry.get(route.response)?.id;
   if (!schemaId) throw new Error(`route ${route.name}: response schema is not registered`);
   const parameters = [
-    ...Object.entries(route.params).map(([name, f]) => ({ name, in: 'path', required: true, description: f.description, schema: f.doc })),
-    ...Object.entries(route.query).map(([name, f]) => ({ name, in: 'query', required: !!f.required, description: f.description, schema: f.doc })),
+    ...Object.entries(route.params).map(([name, f]) => ({
+      name,
+      in: 'path',
+      required: true,
+      description: f.description,
+      schema: f.doc,
+    })),
+    ...Object.entries(route.query).map(([name, f]) => ({
+      name,
+      in: 'query',
+      required: !!f.required,
+      description: f.description,
+      schema: f.doc,
+    })),
   ];
   const json = (id: string) => ({ 'application/json': { schema: ref(id) } });
   const responses: Record<string, unknown> = {
@@ -54,7 +69,10 @@ function operation(route: AnyRoute) {
   // Every route that reads the store answers 503 while the store cannot be read.
   const statuses = route.handle ? [...route.errors, 503] : route.errors;
   for (const status of statuses) {
-    responses[status] = { description: ERROR_DOC[status] ?? 'Error', content: json(status === 503 && route.standalone ? schemaId : 'Error') };
+    responses[status] = {
+      description: ERROR_DOC[status] ?? 'Error',
+      content: json(status === 503 && route.standalone ? schemaId : 'Error'),
+    };
   }
   return {
     operationId: route.name,

@@ -36,7 +36,8 @@ export function* fixtures(store: StoreReader): Iterable<PrerenderRequest> {
   for (const league of slugs(store)) {
     for (const status of FIXTURE_STATUSES) {
       const count = store.matches.count(league, { from: null, to: null, state: STATE_OF[status] });
-      for (let page = 1; page <= pages(count, DEFAULT_LIMIT); page++) yield { params: { league }, query: { status, page: String(page) } };
+      for (let page = 1; page <= pages(count, DEFAULT_LIMIT); page++)
+        yield { params: { league }, query: { status, page: String(page) } };
     }
   }
 }
@@ -64,7 +65,10 @@ export function* plays(store: StoreReader, maxLimit: number): Iterable<Prerender
 
 export function* clubs(store: StoreReader): Iterable<PrerenderRequest> {
   for (const league of slugs(store)) {
-    const ids = store.clubs.list(league).map((c) => c.record.id).sort();
+    const ids = store.clubs
+      .list(league)
+      .map((c) => c.record.id)
+      .sort();
     for (const clubId of ids) yield { params: { league, clubId }, query: {} };
   }
 }

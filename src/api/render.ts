@@ -61,7 +61,13 @@ function resolve(route: AnyRoute, params: Record<string, string>, rawQuery: stri
     if (route.standalone) {
       const uptime = deps.uptime ?? (() => 0);
       return route.standalone(
-        { store: deps.store, storeName: deps.store?.name ?? deps.storeName ?? 'N/A', storeProblem: deps.storeProblem ?? 'disconnected', clock: deps.clock, uptime },
+        {
+          store: deps.store,
+          storeName: deps.store?.name ?? deps.storeName ?? 'N/A',
+          storeProblem: deps.storeProblem ?? 'disconnected',
+          clock: deps.clock,
+          uptime,
+        },
         q,
       );
     }

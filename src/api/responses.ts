@@ -24,7 +24,12 @@ const iso = z.string();
 export const LeaguesResponse = named(
   'LeaguesResponse',
   z.object({
-    meta: z.object({ kind: z.enum(['club', 'international', 'all']), availableOnly: z.boolean(), count, generatedAt: iso.nullable() }),
+    meta: z.object({
+      kind: z.enum(['club', 'international', 'all']),
+      availableOnly: z.boolean(),
+      count,
+      generatedAt: iso.nullable(),
+    }),
     leagues: z.array(League),
   }),
 );
@@ -32,7 +37,12 @@ export const LeaguesResponse = named(
 export const MetaResponse = named(
   'ServiceMeta',
   z.object({
-    service: z.object({ name: z.string(), version: z.string(), dataSource: z.string().nullable(), upstreamCallsDuringRequest: z.literal(false) }),
+    service: z.object({
+      name: z.string(),
+      version: z.string(),
+      dataSource: z.string().nullable(),
+      upstreamCallsDuringRequest: z.literal(false),
+    }),
     coverage: z.object({
       competitions: count,
       activeClubCompetitions: count,
@@ -49,7 +59,10 @@ export const MetaResponse = named(
   }),
 );
 
-export const ScoreboardResponse = named('ScoreboardResponse', z.object({ leagues: z.array(League), events: z.array(Event) }));
+export const ScoreboardResponse = named(
+  'ScoreboardResponse',
+  z.object({ leagues: z.array(League), events: z.array(Event) }),
+);
 
 const page = { count, pageIndex: z.int().min(1), pageSize: z.int().min(1), pageCount: count };
 
@@ -58,7 +71,11 @@ export const FixturesResponse = named(
   z.object({
     league: League,
     ...page,
-    filters: z.object({ from: z.string().nullable(), to: z.string().nullable(), status: z.enum(['all', 'scheduled', 'live', 'finished']) }),
+    filters: z.object({
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      status: z.enum(['all', 'scheduled', 'live', 'finished']),
+    }),
     events: z.array(Event),
   }),
 );
@@ -80,7 +97,12 @@ export const MatchSummary = named(
     videos: passList.optional(),
     format: passObject.nullable().optional(),
     meta: z
-      .object({ dataSource: z.string(), provider: z.string(), lastSyncedAt: iso.nullable(), dataAvailability: DataAvailability })
+      .object({
+        dataSource: z.string(),
+        provider: z.string(),
+        lastSyncedAt: iso.nullable(),
+        dataAvailability: DataAvailability,
+      })
       .optional(),
   }),
 );
@@ -128,7 +150,13 @@ export const StandingsResponse = named(
             z.object({
               team: Club,
               stats: z.array(Stat),
-              note: z.object({ color: z.string().nullable(), description: z.string().nullable(), rank: z.number().nullable() }).nullable(),
+              note: z
+                .object({
+                  color: z.string().nullable(),
+                  description: z.string().nullable(),
+                  rank: z.number().nullable(),
+                })
+                .nullable(),
               rank: z.number().nullable(),
             }),
           ),
@@ -151,4 +179,3 @@ export const HealthResponse = named(
 );
 
 export const OpenApiResponse = named('OpenApiDocument', z.looseObject({ openapi: z.string() }));
-

@@ -111,7 +111,10 @@ function decodeSegment(raw: string): string | null {
  * Match a raw (still percent-encoded) path. One trailing slash is ignored. A parameter segment
  * that cannot be decoded is passed on raw: its validation then rejects it with its own message.
  */
-export function matchRoute(routes: readonly AnyRoute[], rawPath: string): { route: AnyRoute; params: Record<string, string> } | null {
+export function matchRoute(
+  routes: readonly AnyRoute[],
+  rawPath: string,
+): { route: AnyRoute; params: Record<string, string> } | null {
   const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
   if (!path.startsWith('/')) return null;
   const parts = path.split('/').slice(1);
@@ -130,7 +133,11 @@ export function matchRoute(routes: readonly AnyRoute[], rawPath: string): { rout
 }
 
 /** Validate parameters in declaration order; the first invalid one decides the error. */
-export function validate<T>(fields: Fields<T>, get: (name: string) => string | undefined, checks: QueryCheck<T>[] = []): T {
+export function validate<T>(
+  fields: Fields<T>,
+  get: (name: string) => string | undefined,
+  checks: QueryCheck<T>[] = [],
+): T {
   const out: Partial<T> = {};
   for (const name of Object.keys(fields) as Array<keyof T & string>) {
     const parsed = fields[name].schema.safeParse(get(name));
@@ -151,6 +158,8 @@ export function validateQuery<Q>(route: RouteDef<unknown, Q>, query: Query): Q {
 export function routePath(route: AnyRoute, params: Record<string, string>): string {
   return (
     '/' +
-    route.segments.map((seg) => ('literal' in seg ? seg.literal : encodeURIComponent(params[seg.param] ?? ''))).join('/')
+    route.segments
+      .map((seg) => ('literal' in seg ? seg.literal : encodeURIComponent(params[seg.param] ?? '')))
+      .join('/')
   );
 }

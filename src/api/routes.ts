@@ -91,7 +91,9 @@ export const ROUTES: readonly AnyRoute[] = [
       page: pageQuery(),
       limit: limitQuery(MAX_FIXTURES_LIMIT),
     },
-    checks: [{ after: 'to', test: (q) => !q.from || !q.to || q.from <= q.to, message: 'from must be before or equal to to' }],
+    checks: [
+      { after: 'to', test: (q) => !q.from || !q.to || q.from <= q.to, message: 'from must be before or equal to to' },
+    ],
     cache: 'live',
     response: R.FixturesResponse,
     errors: LEAGUE_ERRORS,

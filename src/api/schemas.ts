@@ -21,7 +21,10 @@ const passList = z.union([z.array(z.unknown()), passObject]);
 
 export const ErrorBody = named('Error', z.object({ error: str }), 'Every 4xx/5xx body: a human-readable reason');
 
-export const Coverage = named('Coverage', z.object({ matches: count, clubs: count, dedicatedClubs: count, standingsGroups: count, hasData: z.boolean() }));
+export const Coverage = named(
+  'Coverage',
+  z.object({ matches: count, clubs: count, dedicatedClubs: count, standingsGroups: count, hasData: z.boolean() }),
+);
 
 export const League = named(
   'League',
@@ -41,7 +44,10 @@ export const League = named(
   }),
 );
 
-export const Venue = named('Venue', z.object({ id: str, fullName: str, address: z.object({ city: nstr, country: nstr }) }));
+export const Venue = named(
+  'Venue',
+  z.object({ id: str, fullName: str, address: z.object({ city: nstr, country: nstr }) }),
+);
 
 export const Club = named(
   'Club',
@@ -65,7 +71,10 @@ export const Club = named(
   }),
 );
 
-export const Stat = named('Stat', z.object({ name: str, abbreviation: str, displayValue: nstr, value: z.number().nullable() }));
+export const Stat = named(
+  'Stat',
+  z.object({ name: str, abbreviation: str, displayValue: nstr, value: z.number().nullable() }),
+);
 
 export const MatchStatus = named(
   'MatchStatus',
@@ -163,7 +172,10 @@ export const Player = named(
   }),
 );
 
-export const Coach = named('Coach', z.object({ id: nstr, displayName: str, firstName: nstr, lastName: nstr, experience: z.number().nullable() }));
+export const Coach = named(
+  'Coach',
+  z.object({ id: nstr, displayName: str, firstName: nstr, lastName: nstr, experience: z.number().nullable() }),
+);
 
 const Clock = z.object({ value: z.number().nullable(), displayValue: nstr });
 export const Play = named(
@@ -188,7 +200,9 @@ export const Play = named(
     substitution: z.boolean(),
     team: z.object({ id: str, displayName: nstr, abbreviation: nstr }).nullable(),
     athletesInvolved: z.array(z.object({ id: str, displayName: nstr, jersey: nstr, team: z.object({ id: nstr }) })),
-    participants: z.array(z.object({ type: nstr, athlete: z.object({ id: str, displayName: nstr }), team: z.object({ id: nstr }) })),
+    participants: z.array(
+      z.object({ type: nstr, athlete: z.object({ id: str, displayName: nstr }), team: z.object({ id: nstr }) }),
+    ),
     wallclock: nstr,
   }),
 );

@@ -13,7 +13,9 @@ export const DEFAULT_OUT = 'dist';
 
 export function program(): Command {
   const cli = new Command('fds')
-    .description('Football Data Service: sync football data into SQLite, pre-render the JSON API for a CDN, serve the rest')
+    .description(
+      'Football Data Service: sync football data into SQLite, pre-render the JSON API for a CDN, serve the rest',
+    )
     .exitOverride();
   cli.addCommand(syncCommand());
   cli.addCommand(serveCommand());

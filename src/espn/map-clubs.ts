@@ -15,7 +15,9 @@ export function mapTeams(payload: unknown): MappedTeams {
   return {
     clubs: league.teams.map((t) => mapClub(t.team)),
     espnLeagueId: league.id ?? null,
-    season: league.season ? { year: league.season.year, displayName: league.season.displayName ?? String(league.season.year) } : null,
+    season: league.season
+      ? { year: league.season.year, displayName: league.season.displayName ?? String(league.season.year) }
+      : null,
   };
 }
 
@@ -44,13 +46,20 @@ export function mapRoster(payload: unknown, teamId: string): MappedRoster {
     }),
   );
   const c = Array.isArray(r.coach) ? r.coach[0] : r.coach;
-  const coachName = c ? c.displayName ?? [c.firstName, c.lastName].filter(Boolean).join(' ') : '';
+  const coachName = c ? (c.displayName ?? [c.firstName, c.lastName].filter(Boolean).join(' ')) : '';
   return {
     club: r.team?.id ? mapClub({ ...r.team, id: r.team.id }) : null,
     players,
-    coach: c && coachName
-      ? { id: c.id ?? null, displayName: coachName, firstName: c.firstName ?? null, lastName: c.lastName ?? null, experience: c.experience ?? null }
-      : null,
+    coach:
+      c && coachName
+        ? {
+            id: c.id ?? null,
+            displayName: coachName,
+            firstName: c.firstName ?? null,
+            lastName: c.lastName ?? null,
+            experience: c.experience ?? null,
+          }
+        : null,
     season: r.season ? { year: r.season.year, displayName: r.season.displayName ?? String(r.season.year) } : null,
   };
 }
@@ -60,7 +69,8 @@ export interface MappedStandings {
   groups: StandingsGroupRecord[];
 }
 
-const rankOf = (stats: { name: string; value: number | null }[]): number | null => stats.find((s) => s.name === 'rank')?.value ?? null;
+const rankOf = (stats: { name: string; value: number | null }[]): number | null =>
+  stats.find((s) => s.name === 'rank')?.value ?? null;
 
 /**
  * The season comes from the payload when it says (`season.year`, a group's `standings.season`),
@@ -68,7 +78,8 @@ const rankOf = (stats: { name: string; value: number | null }[]): number | null 
  */
 export function mapStandings(payload: unknown, requestedSeason: number | null): MappedStandings {
   const s = StandingsSchema.parse(payload);
-  const season = s.season?.year ?? s.children.find((c) => c.standings.season !== undefined)?.standings.season ?? requestedSeason;
+  const season =
+    s.season?.year ?? s.children.find((c) => c.standings.season !== undefined)?.standings.season ?? requestedSeason;
   if (season === null || season === undefined) throw new Error('standings payload does not say which season it is');
   const groups = s.children.map((child): StandingsGroupRecord => {
     const entries = child.standings.entries.map((e) => {
@@ -76,12 +87,17 @@ export function mapStandings(payload: unknown, requestedSeason: number | null): 
       return {
         team: mapClub(e.team),
         stats,
-        note: e.note ? { color: e.note.color ?? null, description: e.note.description ?? null, rank: e.note.rank ?? null } : null,
+        note: e.note
+          ? { color: e.note.color ?? null, description: e.note.description ?? null, rank: e.note.rank ?? null }
+          : null,
         rank: rankOf(stats),
       };
     });
     // ESPN does not promise rank order (group tables arrive shuffled); unranked entries go last, by team id.
-    entries.sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || (a.team.id < b.team.id ? -1 : a.team.id > b.team.id ? 1 : 0));
+    entries.sort(
+      (a, b) =>
+        (a.rank ?? Infinity) - (b.rank ?? Infinity) || (a.team.id < b.team.id ? -1 : a.team.id > b.team.id ? 1 : 0),
+    );
     return {
       id: child.id,
       name: child.name ?? s.name ?? child.id,

@@ -118,10 +118,19 @@ const STAT_ABBREVIATIONS: Record<string, string> = {
   appearances: 'APP',
 };
 
-export function mapStat(s: { name: string; abbreviation?: string; displayValue?: string; value?: unknown }): StatRecord {
+export function mapStat(s: {
+  name: string;
+  abbreviation?: string;
+  displayValue?: string;
+  value?: unknown;
+}): StatRecord {
   // Boards give only displayValue ("7", "63.2"); a plain number there is the value, anything else is not.
   const numeric = (v: unknown) =>
-    typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : null;
+    typeof v === 'number' && Number.isFinite(v)
+      ? v
+      : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v.trim())
+        ? Number(v)
+        : null;
   const value = numeric(s.value) ?? (s.value === undefined || s.value === null ? numeric(s.displayValue) : null);
   return {
     name: s.name,

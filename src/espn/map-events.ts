@@ -45,7 +45,11 @@ export function mapEvent(event: EspnEvent, provider: string): MappedMatch {
     name,
     shortName: event.shortName ?? name,
     season: event.season
-      ? { year: event.season.year, type: event.season.type === undefined ? null : String(event.season.type), slug: event.season.slug ?? null }
+      ? {
+          year: event.season.year,
+          type: event.season.type === undefined ? null : String(event.season.type),
+          slug: event.season.slug ?? null,
+        }
       : null,
     status,
     venue: mapVenue(comp.venue ?? event.venue),
@@ -71,14 +75,17 @@ export function mapScoreboard(payload: unknown, provider: string): MappedScorebo
   const board = ScoreboardSchema.parse(payload);
   const matches = board.events.map((raw, i) => {
     const parsed = EventSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`events[${i}]: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success)
+      throw new Error(`events[${i}]: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
     return mapEvent(parsed.data, provider);
   });
   const league = board.leagues?.[0];
   return {
     league: {
       espnId: league?.id ?? null,
-      season: league?.season ? { year: league.season.year, displayName: league.season.displayName ?? String(league.season.year) } : null,
+      season: league?.season
+        ? { year: league.season.year, displayName: league.season.displayName ?? String(league.season.year) }
+        : null,
     },
     matches,
   };

@@ -30,7 +30,15 @@ export interface MappedPlays {
   complete: boolean;
 }
 
-const IMPORTANT_TYPES = new Set(['goal', 'own-goal', 'penalty-goal', 'yellow-card', 'red-card', 'substitution', 'penalty']);
+const IMPORTANT_TYPES = new Set([
+  'goal',
+  'own-goal',
+  'penalty-goal',
+  'yellow-card',
+  'red-card',
+  'substitution',
+  'penalty',
+]);
 
 /** Goals, cards, substitutions, penalties and own goals: the plays `important=true` always keeps. */
 export function isFlagged(p: PlayRecord): boolean {
@@ -54,7 +62,15 @@ function mapPlay(p: EspnPlay, sequence: number, ctx: PlayContext): PlayRecord {
     if (!id) return [];
     const known = ctx.athlete(id);
     const partTeam = idFromRef(part.team?.$ref, 'teams') ?? known?.teamId ?? null;
-    return [{ id, type: part.type ?? null, name: known?.displayName ?? null, jersey: part.jersey ?? known?.jersey ?? null, teamId: partTeam }];
+    return [
+      {
+        id,
+        type: part.type ?? null,
+        name: known?.displayName ?? null,
+        jersey: part.jersey ?? known?.jersey ?? null,
+        teamId: partTeam,
+      },
+    ];
   });
   const flag = (v: boolean | undefined) => v ?? false;
   return {
@@ -78,9 +94,15 @@ function mapPlay(p: EspnPlay, sequence: number, ctx: PlayContext): PlayRecord {
     ownGoal: flag(p.ownGoal),
     shootout: flag(p.shootout),
     substitution: flag(p.substitution),
-    team: teamId ? { id: teamId, displayName: team?.displayName ?? null, abbreviation: team?.abbreviation ?? null } : null,
+    team: teamId
+      ? { id: teamId, displayName: team?.displayName ?? null, abbreviation: team?.abbreviation ?? null }
+      : null,
     athletesInvolved: people.map((a) => ({ id: a.id, displayName: a.name, jersey: a.jersey, team: { id: a.teamId } })),
-    participants: people.map((a) => ({ type: a.type, athlete: { id: a.id, displayName: a.name }, team: { id: a.teamId } })),
+    participants: people.map((a) => ({
+      type: a.type,
+      athlete: { id: a.id, displayName: a.name },
+      team: { id: a.teamId },
+    })),
     wallclock: p.wallclock ?? null,
   };
 }
@@ -106,6 +128,8 @@ export function mapPlays(payloads: unknown[], ctx: PlayContext): MappedPlays {
   const first = pages[0];
   const pageCount = first?.pageCount ?? 0;
   const indices = new Set(pages.map((p) => p.pageIndex));
-  const complete = first === undefined || (pages.every((p) => p.pageCount === pageCount) && [...Array(pageCount).keys()].every((i) => indices.has(i + 1)));
+  const complete =
+    first === undefined ||
+    (pages.every((p) => p.pageCount === pageCount) && [...Array(pageCount).keys()].every((i) => indices.has(i + 1)));
   return { plays, complete };
 }

@@ -15,7 +15,15 @@ const optNum = opt(z.number());
 const optBool = opt(z.boolean());
 const optArr = opt(z.array(z.unknown()));
 /** Some numeric fields arrive as strings ("0.9"); accept both. */
-const optNumLike = opt(z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]));
+const optNumLike = opt(
+  z.union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d+(\.\d+)?$/)
+      .transform(Number),
+  ]),
+);
 
 export const StatusSchema = z.object({
   clock: optNum,
@@ -64,13 +72,7 @@ const StatSchema = z.object({
 });
 
 /** Scores: strings on boards and summaries, numbers in plays, objects in team schedules. */
-export const ScoreSchema = opt(
-  z.union([
-    z.string(),
-    z.number(),
-    z.object({ value: optNum, displayValue: optStr }),
-  ]),
-);
+export const ScoreSchema = opt(z.union([z.string(), z.number(), z.object({ value: optNum, displayValue: optStr })]));
 
 export const CompetitorSchema = z.object({
   id: Id,
@@ -104,7 +106,9 @@ export const CompetitionSchema = z.object({
   wasSuspended: optBool,
 });
 
-const SeasonRefSchema = opt(z.object({ year: z.number().int(), type: opt(z.union([z.number(), z.string()])), slug: optStr }));
+const SeasonRefSchema = opt(
+  z.object({ year: z.number().int(), type: opt(z.union([z.number(), z.string()])), slug: optStr }),
+);
 
 export const EventSchema = z.object({
   id: Id,
@@ -123,7 +127,16 @@ const LeagueSeasonSchema = opt(z.object({ year: z.number().int(), displayName: o
 
 export const ScoreboardSchema = z.object({
   leagues: opt(
-    z.array(z.object({ id: opt(Id), uid: optStr, slug: optStr, name: optStr, abbreviation: optStr, season: LeagueSeasonSchema })),
+    z.array(
+      z.object({
+        id: opt(Id),
+        uid: optStr,
+        slug: optStr,
+        name: optStr,
+        abbreviation: optStr,
+        season: LeagueSeasonSchema,
+      }),
+    ),
   ),
   events: z.array(z.unknown()),
 });

@@ -161,7 +161,10 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     }
     const ruleStats = rules.finish(temp);
     if (counts.failed) {
-      throw new BuildError(`${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`, failures);
+      throw new BuildError(
+        `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,
+        failures,
+      );
     }
 
     const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
@@ -202,10 +205,20 @@ interface Rendered {
   contentType: string;
 }
 
-function renderFile(file: PlannedFile, store: StoreReader, clock: () => Date, fail: (m: string) => void): Rendered | null {
+function renderFile(
+  file: PlannedFile,
+  store: StoreReader,
+  clock: () => Date,
+  fail: (m: string) => void,
+): Rendered | null {
   const url = formUrl(file.request);
   const res = render(
-    { method: 'GET', path: file.request.path, rawQuery: formatQuery(Object.fromEntries(file.request.query)).slice(1), headers: {} },
+    {
+      method: 'GET',
+      path: file.request.path,
+      rawQuery: formatQuery(Object.fromEntries(file.request.query)).slice(1),
+      headers: {},
+    },
     { store, clock },
   );
   const { ETag: etag, 'Cache-Control': cacheControl, 'Content-Type': contentType } = res.headers;

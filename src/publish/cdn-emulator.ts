@@ -65,7 +65,11 @@ export class CdnEmulator {
   answer(method: string, rawPath: string, rawQuery: string, reqHeaders: Record<string, string> = {}): CdnAnswer {
     const where = this.matcher.resolve(rawPath, rawQuery);
     if (where.kind === 'fallback' && where.status === 200) return { kind: 'fallback' };
-    if (where.kind !== 'file') return { kind: 'broken', reason: `rules send it to ${where.kind === 'none' ? 'no rule' : `${where.to} (${where.status})`}` };
+    if (where.kind !== 'file')
+      return {
+        kind: 'broken',
+        reason: `rules send it to ${where.kind === 'none' ? 'no rule' : `${where.to} (${where.status})`}`,
+      };
     if (where.status !== 200) return { kind: 'broken', reason: `rules answer ${where.status} for file ${where.file}` };
     // Only reading and preflight are served from files; a CDN hands other methods to the origin.
     if (method !== 'GET' && method !== 'HEAD') return { kind: 'fallback' };
@@ -83,6 +87,10 @@ export class CdnEmulator {
       return { kind: 'file', file: where.file, response: { status: 304, headers: kept, body: Buffer.alloc(0) } };
     }
     headers['Content-Length'] = String(body.length);
-    return { kind: 'file', file: where.file, response: { status: 200, headers, body: method === 'HEAD' ? Buffer.alloc(0) : body } };
+    return {
+      kind: 'file',
+      file: where.file,
+      response: { status: 200, headers, body: method === 'HEAD' ? Buffer.alloc(0) : body },
+    };
   }
 }

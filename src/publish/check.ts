@@ -53,9 +53,14 @@ const COMPARED = ['ETag', 'Cache-Control', 'Content-Type'] as const;
 
 function differs(expected: ApiResponse, actual: CdnResponse, allHeaders: boolean): string | null {
   if (expected.status !== actual.status) return `status ${actual.status}, dynamic ${expected.status}`;
-  if (!expected.body.equals(actual.body)) return `body differs from the dynamic one (${actual.body.length} vs ${expected.body.length} bytes)`;
-  const names = allHeaders ? [...new Set([...Object.keys(expected.headers), ...Object.keys(actual.headers)])] : COMPARED;
-  for (const h of names) if (expected.headers[h] !== actual.headers[h]) return `${h} ${JSON.stringify(actual.headers[h])}, dynamic ${JSON.stringify(expected.headers[h])}`;
+  if (!expected.body.equals(actual.body))
+    return `body differs from the dynamic one (${actual.body.length} vs ${expected.body.length} bytes)`;
+  const names = allHeaders
+    ? [...new Set([...Object.keys(expected.headers), ...Object.keys(actual.headers)])]
+    : COMPARED;
+  for (const h of names)
+    if (expected.headers[h] !== actual.headers[h])
+      return `${h} ${JSON.stringify(actual.headers[h])}, dynamic ${JSON.stringify(expected.headers[h])}`;
   return null;
 }
 
@@ -105,7 +110,8 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
         body,
         headers: { ETag: entry.etag, 'Cache-Control': entry.cacheControl, 'Content-Type': entry.contentType },
       };
-      if (body.length !== entry.bytes) mismatch(`${entry.file}: ${body.length} bytes on disk, the manifest says ${entry.bytes}`);
+      if (body.length !== entry.bytes)
+        mismatch(`${entry.file}: ${body.length} bytes on disk, the manifest says ${entry.bytes}`);
       for (const url of [entry.request, ...entry.aliases]) {
         const diff = differs(dynamic(splitUrl(url)), stored, false);
         if (diff) mismatch(`${entry.file} (for ${url}): ${diff}`);
@@ -120,7 +126,8 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
     if (onDisk !== files) mismatch(`${onDisk} files under ${STATIC_PREFIX}/, the manifest lists ${files}`);
     for (const line of linesSync(path.join(release, '_redirects'))) {
       const target = line.startsWith('#') ? undefined : line.split(/\s+/).at(-2);
-      if (target?.startsWith(`/${STATIC_PREFIX}/`) && !fs.existsSync(path.join(release, target))) mismatch(`rule target ${target} does not exist: ${line}`);
+      if (target?.startsWith(`/${STATIC_PREFIX}/`) && !fs.existsSync(path.join(release, target)))
+        mismatch(`rule target ${target} does not exist: ${line}`);
     }
 
     fileMismatches = mismatches;
@@ -130,7 +137,10 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
     let cdnFiles = 0;
     let localFiles = 0;
     for (let i = 0; i < sampleSize; i++) {
-      const base = i < OTHER_REQUESTS.length || !bases.length ? splitUrl(OTHER_REQUESTS[i % OTHER_REQUESTS.length]!) : bases[Math.floor(rng() * bases.length)]!;
+      const base =
+        i < OTHER_REQUESTS.length || !bases.length
+          ? splitUrl(OTHER_REQUESTS[i % OTHER_REQUESTS.length]!)
+          : bases[Math.floor(rng() * bases.length)]!;
       const req = i < OTHER_REQUESTS.length ? base : mutate(base, rng);
       const label = `GET ${req.path}${req.query ? `?${req.query}` : ''}`;
       const expected = dynamic(req);
@@ -143,7 +153,9 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
         cdnFiles++;
         const diff = differs(expected, viaCdn.response, false);
         if (diff) {
-          const hint = readsLikeNetlify(req.query) ? '' : ' (the render core reads this query differently from Netlify: see src/publish/netlify-query.ts)';
+          const hint = readsLikeNetlify(req.query)
+            ? ''
+            : ' (the render core reads this query differently from Netlify: see src/publish/netlify-query.ts)';
           mismatch(`${label}: the rules serve ${viaCdn.file} but ${diff}${hint}`);
           failed = true;
         }

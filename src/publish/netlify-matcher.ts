@@ -37,7 +37,10 @@ export interface NetlifyMatcher {
 
 /** Where the build sends unmatched requests: the target of its final `/*` rule. */
 export function fallbackOf(rules: string): string {
-  const last = rules.split('\n').reverse().find((l) => l.startsWith('/* '));
+  const last = rules
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('/* '));
   const to = last?.split(/\s+/)[1];
   if (!to) throw new Error('the rules have no final catch-all rule to the fallback');
   return to.replace(/\/:splat$/, '');
@@ -50,10 +53,18 @@ export async function loadMatcher(redirectsFile: string): Promise<NetlifyMatcher
   const matcher = await redirector.parsePlain(rules, {});
   return {
     resolve(path, query) {
-      const m = matcher.match({ scheme: 'https', host: 'fds.test', path, query, getHeader: () => '', getCookie: () => '' });
+      const m = matcher.match({
+        scheme: 'https',
+        host: 'fds.test',
+        path,
+        query,
+        getHeader: () => '',
+        getCookie: () => '',
+      });
       if (!m) return { kind: 'none' };
       const to = m.to;
-      if (to === fallback || to.startsWith(`${fallback}/`) || to.startsWith(`${fallback}?`)) return { kind: 'fallback', to, status: m.status };
+      if (to === fallback || to.startsWith(`${fallback}/`) || to.startsWith(`${fallback}?`))
+        return { kind: 'fallback', to, status: m.status };
       if (to.startsWith('/_s/')) return { kind: 'file', file: to.slice(1).split('?')[0]!, status: m.status };
       return { kind: 'other', to, status: m.status };
     },

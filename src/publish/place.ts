@@ -38,12 +38,19 @@ export class FilePlacer {
     let existed = false;
     if (this.previous && known) {
       existed = true;
-      if (this.reuse && known.etag === etag && known.bytes === body.length && (await this.link(file, target))) return 'unchanged';
+      if (this.reuse && known.etag === etag && known.bytes === body.length && (await this.link(file, target)))
+        return 'unchanged';
     } else if (this.previous) {
       const old = path.join(this.previous, file);
       const st = await fsp.stat(old).catch(() => null);
       existed = !!st?.isFile();
-      if (this.reuse && st?.isFile() && st.size === body.length && (await fsp.readFile(old)).equals(body) && (await this.link(file, target))) {
+      if (
+        this.reuse &&
+        st?.isFile() &&
+        st.size === body.length &&
+        (await fsp.readFile(old)).equals(body) &&
+        (await this.link(file, target))
+      ) {
         return 'unchanged';
       }
     }

@@ -54,7 +54,8 @@ export function fileFor(path: string, query: Readonly<Record<string, string>>): 
     .sort()
     .map((k) => {
       const v = query[k]!;
-      if (!KEY.test(k) || !TOKEN.test(v)) throw new PlanError(`cannot name a file for ${path} ${k}=${JSON.stringify(v)}`);
+      if (!KEY.test(k) || !TOKEN.test(v))
+        throw new PlanError(`cannot name a file for ${path} ${k}=${JSON.stringify(v)}`);
       return `${k}-${v}`;
     });
   return [STATIC_PREFIX, ...segments, `${pairs.length ? pairs.join(',') : 'index'}.json`].join('/');
@@ -87,7 +88,9 @@ function popcount(m: number): number {
 /** Every subset of the query with the same key, fewest parameters first (ties: route order). */
 function spellings(form: RequestForm, params: Record<string, string>, key: string): RequestForm[] {
   if (!form.query.every(([k, v]) => KEY.test(k) && TOKEN.test(v))) return [];
-  const masks = Array.from({ length: 1 << form.query.length }, (_, m) => m).sort((a, b) => popcount(a) - popcount(b) || a - b);
+  const masks = Array.from({ length: 1 << form.query.length }, (_, m) => m).sort(
+    (a, b) => popcount(a) - popcount(b) || a - b,
+  );
   const out: RequestForm[] = [];
   for (const m of masks) {
     const query = form.query.filter((_, i) => m & (1 << i));
@@ -98,11 +101,13 @@ function spellings(form: RequestForm, params: Record<string, string>, key: strin
 
 function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
   const key = routeKey(route, req.params, queryOf(req.query));
-  if (key === null) throw new PlanError(`${route.name}: pre-render request ${JSON.stringify(req)} is not a valid request`);
+  if (key === null)
+    throw new PlanError(`${route.name}: pre-render request ${JSON.stringify(req)} is not a valid request`);
   const request = formOf(route, req, key);
   const aliases = aliasesOf(route, req).map((a) => {
     const aliasKey = routeKey(a.route, a.req.params, queryOf(a.req.query));
-    if (aliasKey === null) throw new PlanError(`${a.route.name}: alias ${JSON.stringify(a.req)} is not a valid request`);
+    if (aliasKey === null)
+      throw new PlanError(`${a.route.name}: alias ${JSON.stringify(a.req)} is not a valid request`);
     return { form: formOf(a.route, a.req, aliasKey), key: aliasKey, params: a.req.params };
   });
   return {

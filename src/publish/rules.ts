@@ -70,7 +70,9 @@ export class RuleError extends Error {}
 export function checkFallback(fallback: string): string {
   if (/^\/\.netlify\/functions\/[A-Za-z0-9_-]+$/.test(fallback)) return fallback;
   if (/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(fallback)) return fallback.replace(/\/+$/, '');
-  throw new RuleError(`--fallback must be /.netlify/functions/<name> or an http(s) origin URL, got ${JSON.stringify(fallback)}`);
+  throw new RuleError(
+    `--fallback must be /.netlify/functions/<name> or an http(s) origin URL, got ${JSON.stringify(fallback)}`,
+  );
 }
 
 /** Rules that route to the fallback for the whole route table: the floor of any rule budget. */
@@ -80,7 +82,8 @@ export function fallbackRuleCount(routes: readonly AnyRoute[]): number {
 
 export function checkBudget(budget: number, routes: readonly AnyRoute[]): number {
   const floor = fallbackRuleCount(routes);
-  if (budget < floor) throw new RuleError(`a rule budget of ${budget} cannot hold the ${floor} rules that route to the fallback`);
+  if (budget < floor)
+    throw new RuleError(`a rule budget of ${budget} cannot hold the ${floor} rules that route to the fallback`);
   return budget;
 }
 
@@ -140,7 +143,13 @@ export class RulePlanner {
       rank.set(form.route.name, r + 1);
       if (form.route.query && Object.keys(form.route.query).length) this.routes.set(form.route.name, form.route);
       const tier = tierOf(form.route.name, r);
-      const line: Spooled = { rule: literalRule(form, planned.file), k: form.query.length, file: planned.file, etag: headers.etag, cacheControl: headers.cacheControl };
+      const line: Spooled = {
+        rule: literalRule(form, planned.file),
+        k: form.query.length,
+        file: planned.file,
+        etag: headers.etag,
+        cacheControl: headers.cacheControl,
+      };
       this.spools[tier]!.write(`${JSON.stringify(line)}\n`);
       this.candidates[tier]!++;
     }
@@ -154,9 +163,17 @@ export class RulePlanner {
   /** Write `_redirects` and `_headers` into `dir`. */
   finish(dir: string): RuleStats {
     this.close();
-    const escapes = [...this.routes.values()].flatMap((route) => subsets(Object.keys(route.query)).map((keys) => ({ k: keys.length, rule: escapeRule(route, keys, this.fallback) })));
+    const escapes = [...this.routes.values()].flatMap((route) =>
+      subsets(Object.keys(route.query)).map((keys) => ({
+        k: keys.length,
+        rule: escapeRule(route, keys, this.fallback),
+      })),
+    );
     const room = this.budget - escapes.length - 1;
-    if (room < 0) throw new RuleError(`a rule budget of ${this.budget} cannot hold the ${escapes.length + 1} rules that route to the fallback`);
+    if (room < 0)
+      throw new RuleError(
+        `a rule budget of ${this.budget} cannot hold the ${escapes.length + 1} rules that route to the fallback`,
+      );
     const maxK = Math.max(0, ...escapes.map((e) => e.k));
     const groups = Array.from({ length: maxK + 1 }, (_, k) => new LineWriter(path.join(this.workDir, `k-${k}.txt`)));
     const headers = new LineWriter(path.join(dir, '_headers'));

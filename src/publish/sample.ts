@@ -57,7 +57,8 @@ export function parseRaw(query: string): Part[] {
       });
 }
 
-export const formatRaw = (parts: Part[]): string => parts.map((p) => (p.value === null ? p.key : `${p.key}=${p.value}`)).join('&');
+export const formatRaw = (parts: Part[]): string =>
+  parts.map((p) => (p.value === null ? p.key : `${p.key}=${p.value}`)).join('&');
 
 export function splitUrl(url: string): RawRequest {
   const q = url.indexOf('?');
@@ -78,43 +79,87 @@ function withParts(r: RawRequest, f: (parts: Part[]) => Part[]): RawRequest {
 
 /** Each mutation keeps the request well-formed enough to reach a route, or deliberately not. */
 export const MUTATIONS: Record<string, (r: RawRequest, rng: Rng) => RawRequest> = {
-  unknownParam: (r, rng) => withParts(r, (p) => [...p, { key: pick(rng, ['utm', 'x', 'callback', '_']), value: pick(rng, ['1', '', 'a b']) }]),
-  knownParam: (r, rng) => withParts(r, (p) => {
-    const key = pick(rng, QUERY_KEYS);
-    return [...p, { key, value: pick(rng, valuesFor(key)) }];
-  }),
+  unknownParam: (r, rng) =>
+    withParts(r, (p) => [...p, { key: pick(rng, ['utm', 'x', 'callback', '_']), value: pick(rng, ['1', '', 'a b']) }]),
+  knownParam: (r, rng) =>
+    withParts(r, (p) => {
+      const key = pick(rng, QUERY_KEYS);
+      return [...p, { key, value: pick(rng, valuesFor(key)) }];
+    }),
   dropParam: (r, rng) => withParts(r, (p) => p.filter((_, i) => i !== Math.floor(rng() * p.length))),
-  changeValue: (r, rng) => withParts(r, (p) => p.map((x, i, all) => (i === Math.floor(rng() * all.length) ? { key: x.key, value: pick(rng, valuesFor(x.key)) } : x))),
-  repeatBefore: (r, rng) => withParts(r, (p) => (p.length ? [{ key: pick(rng, p).key, value: pick(rng, valuesFor(pick(rng, p).key)) }, ...p] : p)),
-  repeatAfter: (r, rng) => withParts(r, (p) => {
-    const key = p.length ? pick(rng, p).key : pick(rng, QUERY_KEYS);
-    return [...p, { key, value: pick(rng, valuesFor(key)) }];
-  }),
-  bareKey: (r, rng) => withParts(r, (p) => {
-    const key = p.length && rng() < 0.7 ? pick(rng, p).key : pick(rng, QUERY_KEYS);
-    return rng() < 0.5 ? [...p, { key, value: null }] : [{ key, value: null }, ...p];
-  }),
-  emptyValue: (r, rng) => withParts(r, (p) => {
-    const key = p.length && rng() < 0.7 ? pick(rng, p).key : pick(rng, QUERY_KEYS);
-    return [...p, { key, value: '' }];
-  }),
-  upperValue: (r, rng) => withParts(r, (p) => p.map((x, i, all) => (i === Math.floor(rng() * all.length) && x.value ? { ...x, value: x.value.toUpperCase() } : x))),
-  upperKey: (r, rng) => withParts(r, (p) => p.map((x, i, all) => (i === Math.floor(rng() * all.length) ? { ...x, key: x.key.slice(0, 1).toUpperCase() + x.key.slice(1) } : x))),
-  encodeValue: (r, rng) => withParts(r, (p) => p.map((x, i, all) => (i === Math.floor(rng() * all.length) && x.value ? { ...x, value: encodeOneChar(x.value, rng) } : x))),
-  encodeKey: (r, rng) => withParts(r, (p) => p.map((x, i, all) => (i === Math.floor(rng() * all.length) ? { ...x, key: encodeOneChar(x.key, rng) } : x))),
-  plusValue: (r, rng) => withParts(r, (p) => p.map((x, i, all) => (i === Math.floor(rng() * all.length) && x.value ? { ...x, value: `${x.value}${pick(rng, ['+', '%20', '%2B', '%', '%ZZ', '&'])}` } : x))),
+  changeValue: (r, rng) =>
+    withParts(r, (p) =>
+      p.map((x, i, all) =>
+        i === Math.floor(rng() * all.length) ? { key: x.key, value: pick(rng, valuesFor(x.key)) } : x,
+      ),
+    ),
+  repeatBefore: (r, rng) =>
+    withParts(r, (p) =>
+      p.length ? [{ key: pick(rng, p).key, value: pick(rng, valuesFor(pick(rng, p).key)) }, ...p] : p,
+    ),
+  repeatAfter: (r, rng) =>
+    withParts(r, (p) => {
+      const key = p.length ? pick(rng, p).key : pick(rng, QUERY_KEYS);
+      return [...p, { key, value: pick(rng, valuesFor(key)) }];
+    }),
+  bareKey: (r, rng) =>
+    withParts(r, (p) => {
+      const key = p.length && rng() < 0.7 ? pick(rng, p).key : pick(rng, QUERY_KEYS);
+      return rng() < 0.5 ? [...p, { key, value: null }] : [{ key, value: null }, ...p];
+    }),
+  emptyValue: (r, rng) =>
+    withParts(r, (p) => {
+      const key = p.length && rng() < 0.7 ? pick(rng, p).key : pick(rng, QUERY_KEYS);
+      return [...p, { key, value: '' }];
+    }),
+  upperValue: (r, rng) =>
+    withParts(r, (p) =>
+      p.map((x, i, all) =>
+        i === Math.floor(rng() * all.length) && x.value ? { ...x, value: x.value.toUpperCase() } : x,
+      ),
+    ),
+  upperKey: (r, rng) =>
+    withParts(r, (p) =>
+      p.map((x, i, all) =>
+        i === Math.floor(rng() * all.length) ? { ...x, key: x.key.slice(0, 1).toUpperCase() + x.key.slice(1) } : x,
+      ),
+    ),
+  encodeValue: (r, rng) =>
+    withParts(r, (p) =>
+      p.map((x, i, all) =>
+        i === Math.floor(rng() * all.length) && x.value ? { ...x, value: encodeOneChar(x.value, rng) } : x,
+      ),
+    ),
+  encodeKey: (r, rng) =>
+    withParts(r, (p) =>
+      p.map((x, i, all) => (i === Math.floor(rng() * all.length) ? { ...x, key: encodeOneChar(x.key, rng) } : x)),
+    ),
+  plusValue: (r, rng) =>
+    withParts(r, (p) =>
+      p.map((x, i, all) =>
+        i === Math.floor(rng() * all.length) && x.value
+          ? { ...x, value: `${x.value}${pick(rng, ['+', '%20', '%2B', '%', '%ZZ', '&'])}` }
+          : x,
+      ),
+    ),
   reorder: (r) => withParts(r, (p) => [...p].reverse()),
   emptyPairs: (r) => ({ path: r.path, query: `&${r.query}&&` }),
   trailingSlash: (r) => ({ ...r, path: `${r.path}/` }),
   doubleSlash: (r, rng) => ({ ...r, path: rng() < 0.5 ? `${r.path}//` : r.path.replace('/soccer/', '/soccer//') }),
-  upperPath: (r) => ({ ...r, path: r.path.replace(/\/get\/soccer\/([a-z]+)/, (_, s: string) => `/get/soccer/${s.toUpperCase()}`) }),
+  upperPath: (r) => ({
+    ...r,
+    path: r.path.replace(/\/get\/soccer\/([a-z]+)/, (_, s: string) => `/get/soccer/${s.toUpperCase()}`),
+  }),
   encodePath: (r, rng) => {
     const segs = r.path.split('/');
     const i = 1 + Math.floor(rng() * (segs.length - 1));
     segs[i] = encodeOneChar(segs[i]!, rng);
     return { ...r, path: segs.join('/') };
   },
-  dotSegment: (r, rng) => ({ ...r, path: r.path.replace('/soccer/', pick(rng, ['/soccer/./', '/x/../soccer/', '/soccer/%2E/'])) }),
+  dotSegment: (r, rng) => ({
+    ...r,
+    path: r.path.replace('/soccer/', pick(rng, ['/soccer/./', '/x/../soccer/', '/soccer/%2E/'])),
+  }),
   staticPath: (r) => ({ path: `/_s${r.path}/index.json`, query: r.query }),
 };
 

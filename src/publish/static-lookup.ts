@@ -30,7 +30,9 @@ const EMPTY = Buffer.alloc(0);
 
 /** Never read outside the release: manifest paths are plain relative paths under the static prefix. */
 const safeFile = (file: string) =>
-  file.startsWith(`${STATIC_PREFIX}/`) && !file.split('/').some((s) => s === '' || s === '.' || s === '..') && !file.includes('\\');
+  file.startsWith(`${STATIC_PREFIX}/`) &&
+  !file.split('/').some((s) => s === '' || s === '.' || s === '..') &&
+  !file.includes('\\');
 
 function header(req: ApiRequest, name: string): string | string[] | undefined {
   if (name in req.headers) return req.headers[name];
@@ -45,7 +47,9 @@ export class StaticBuild {
 
   get description(): string {
     const r = this.current();
-    return r ? `static build ${path.basename(r.dir)} in ${this.dir} (${r.files} files)` : `no build in ${this.dir} yet: rendering dynamically until one is published`;
+    return r
+      ? `static build ${path.basename(r.dir)} in ${this.dir} (${r.files} files)`
+      : `no build in ${this.dir} yet: rendering dynamically until one is published`;
   }
 
   /** The directory `dir` stands for now, every link resolved: this request's release. */
@@ -94,7 +98,12 @@ export class StaticBuild {
     }
     if (body.length !== entry.bytes) return null;
     // The render core's header set and order (api/render.ts `finish`).
-    const headers: Record<string, string> = { 'Content-Type': entry.contentType, 'Cache-Control': entry.cacheControl, ...CORS, ETag: entry.etag };
+    const headers: Record<string, string> = {
+      'Content-Type': entry.contentType,
+      'Cache-Control': entry.cacheControl,
+      ...CORS,
+      ETag: entry.etag,
+    };
     if (ifNoneMatch(header(req, 'if-none-match'), entry.etag)) {
       const { 'Content-Type': _type, ...kept } = headers;
       return { status: 304, headers: kept, body: EMPTY };

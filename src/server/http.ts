@@ -46,7 +46,13 @@ function errorResponse(status: number, message: string, extra: Record<string, st
   const body = Buffer.from(JSON.stringify({ error: message }));
   return {
     status,
-    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', ...CORS, ...extra, 'Content-Length': String(body.length) },
+    headers: {
+      'Content-Type': JSON_TYPE,
+      'Cache-Control': 'no-store',
+      ...CORS,
+      ...extra,
+      'Content-Length': String(body.length),
+    },
     body,
   };
 }
@@ -91,13 +97,29 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     if (!target) return { response: errorResponse(400, 'Malformed request URL'), source: 'server' };
     const rate = limiter?.check(clientIp(req, !!opts.trustProxy), target.path);
     if (rate && !rate.allowed) {
-      return { response: errorResponse(429, 'Too many requests, please try again later.', rate.headers), source: 'server' };
+      return {
+        response: errorResponse(429, 'Too many requests, please try again later.', rate.headers),
+        source: 'server',
+      };
     }
     // HEAD is rendered as GET so the headers (Content-Length after compression) describe the real body.
-    const apiReq = { method: req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), path: target.path, rawQuery: target.rawQuery, headers: req.headers };
+    const apiReq = {
+      method: req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'),
+      path: target.path,
+      rawQuery: target.rawQuery,
+      headers: req.headers,
+    };
     const fromFile = lookup.lookup(apiReq);
     const reader = fromFile ? null : store.get();
-    const response = fromFile ?? render(apiReq, { store: reader, clock, uptime, storeName: store.name, storeProblem: store.problem ?? 'disconnected' });
+    const response =
+      fromFile ??
+      render(apiReq, {
+        store: reader,
+        clock,
+        uptime,
+        storeName: store.name,
+        storeProblem: store.problem ?? 'disconnected',
+      });
     if (response.status === 503) store.reset();
     if (rate) Object.assign(response.headers, rate.headers);
     return { response, source: fromFile ? 'static' : 'dynamic' };

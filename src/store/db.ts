@@ -20,7 +20,9 @@ export function openStore(file: string, opts: OpenOptions = {}): DB {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version !== SCHEMA_VERSION) {
       db.close();
-      throw new StoreError(`store ${file} has schema version ${version}, this build reads ${SCHEMA_VERSION} (run \`fds sync\` to migrate)`);
+      throw new StoreError(
+        `store ${file} has schema version ${version}, this build reads ${SCHEMA_VERSION} (run \`fds sync\` to migrate)`,
+      );
     }
     return db;
   }
@@ -67,5 +69,7 @@ export function getMeta(db: DB, key: string): string | null {
 }
 
 export function setMeta(db: DB, key: string, value: string): void {
-  db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  db.prepare(
+    'INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  ).run(key, value);
 }

@@ -129,8 +129,17 @@ export interface PlayRecord {
   shootout: boolean;
   substitution: boolean;
   team: { id: string; displayName: string | null; abbreviation: string | null } | null;
-  athletesInvolved: Array<{ id: string; displayName: string | null; jersey: string | null; team: { id: string | null } }>;
-  participants: Array<{ type: string | null; athlete: { id: string; displayName: string | null }; team: { id: string | null } }>;
+  athletesInvolved: Array<{
+    id: string;
+    displayName: string | null;
+    jersey: string | null;
+    team: { id: string | null };
+  }>;
+  participants: Array<{
+    type: string | null;
+    athlete: { id: string; displayName: string | null };
+    team: { id: string | null };
+  }>;
   wallclock: string | null;
 }
 

@@ -70,7 +70,9 @@ export class StoreWriter {
         ON CONFLICT (league_slug, match_id) DO UPDATE SET count = excluded.count, complete = excluded.complete,
           hash = excluded.hash, last_synced_at = excluded.last_synced_at`),
       deletePlays: db.prepare('DELETE FROM plays WHERE league_slug = ? AND match_id = ?'),
-      insertPlay: db.prepare('INSERT INTO plays (league_slug, match_id, sequence, id, flagged, record_json) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertPlay: db.prepare(
+        'INSERT INTO plays (league_slug, match_id, sequence, id, flagged, record_json) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
       upsertGroup: db.prepare(`
         INSERT INTO standings (league_slug, season, group_id, ordinal, record_json, hash, last_synced_at)
         VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -122,7 +124,13 @@ export class StoreWriter {
     return changed;
   }
 
-  upsertSummary(league: string, matchId: string, sections: SummarySections, keyEventIds: string[], now: string): number {
+  upsertSummary(
+    league: string,
+    matchId: string,
+    sections: SummarySections,
+    keyEventIds: string[],
+    now: string,
+  ): number {
     const stored = this.s.getSummary.get(league, matchId) as { sections_json: string } | undefined;
     const merged: SummarySections = {};
     const old = stored ? (JSON.parse(stored.sections_json) as SummarySections) : {};
@@ -218,7 +226,13 @@ export class StoreWriter {
     authoritative: boolean,
   ): number {
     const before = this.s.leagueRow.get(league);
-    this.s.leagueInfo.run({ slug: league, espnId, season: season ? JSON.stringify(season) : null, year: season?.year ?? null, authoritative: authoritative ? 1 : 0 });
+    this.s.leagueInfo.run({
+      slug: league,
+      espnId,
+      season: season ? JSON.stringify(season) : null,
+      year: season?.year ?? null,
+      authoritative: authoritative ? 1 : 0,
+    });
     const after = this.s.leagueRow.get(league);
     return JSON.stringify(before) === JSON.stringify(after) ? 0 : 1;
   }
@@ -227,7 +241,14 @@ export class StoreWriter {
     this.s.leagueSynced.run(at, league);
   }
 
-  recordSyncState(league: string, resource: Resource, key: string, provider: string, at: string, error: string | null): void {
+  recordSyncState(
+    league: string,
+    resource: Resource,
+    key: string,
+    provider: string,
+    at: string,
+    error: string | null,
+  ): void {
     this.s.syncState.run({ league, resource, key, provider, at, ok: error === null ? 1 : 0, error });
   }
 

@@ -10,7 +10,9 @@ export const ROSTER_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** A predicate: did `provider` store this team's roster successfully within `maxAgeMs` of now? */
 export function rosterFreshness(db: DB, provider: string, clock: Clock, maxAgeMs = ROSTER_MAX_AGE_MS) {
   const stmt = db
-    .prepare("SELECT last_success_at FROM sync_state WHERE league_slug = ? AND resource = 'roster' AND resource_key = ? AND provider = ?")
+    .prepare(
+      "SELECT last_success_at FROM sync_state WHERE league_slug = ? AND resource = 'roster' AND resource_key = ? AND provider = ?",
+    )
     .pluck();
   return (league: string, teamId: string): boolean => {
     const at = stmt.get(league, teamId, provider) as string | null | undefined;

@@ -8,7 +8,8 @@ interface LineupTeam {
   roster?: Array<{ jersey?: unknown; athlete?: { id?: unknown; displayName?: unknown } }>;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 
 /**
  * A loader of play contexts for one sync: its statements are prepared once, not once per match.
@@ -18,7 +19,11 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
     match: db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck(),
     players: db.prepare('SELECT club_id, record_json FROM players WHERE club_id = ?'),
     // Only the lineups are needed: let SQLite cut them out rather than parsing the whole summary.
-    rosters: db.prepare("SELECT json_extract(sections_json, '$.rosters') FROM match_summaries WHERE league_slug = ? AND match_id = ?").pluck(),
+    rosters: db
+      .prepare(
+        "SELECT json_extract(sections_json, '$.rosters') FROM match_summaries WHERE league_slug = ? AND match_id = ?",
+      )
+      .pluck(),
     club: db.prepare('SELECT record_json FROM clubs WHERE id = ?').pluck(),
   };
   return (league, matchId) => {

@@ -51,7 +51,11 @@ export const META_PROVIDER = 'provider';
 function message(err: unknown): string {
   if (err instanceof Error) {
     const issues = (err as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-    if (issues?.length) return `invalid payload: ${issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
+    if (issues?.length)
+      return `invalid payload: ${issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ')}`;
     return err.message;
   }
   return String(err);
@@ -80,7 +84,12 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
     store: (payload: T, k: K) => number,
   ): Promise<void> {
     opts.onPlanned?.(keys.length);
-    const fetched = keys.map((k) => limit(() => fetch(k)).then((payload) => ({ payload }), (error: unknown) => ({ error })));
+    const fetched = keys.map((k) =>
+      limit(() => fetch(k)).then(
+        (payload) => ({ payload }),
+        (error: unknown) => ({ error }),
+      ),
+    );
     for (const [i, k] of keys.entries()) {
       const key = keyOf(k);
       const got = await fetched[i]!;
@@ -111,42 +120,84 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
   const id = (k: string) => k;
 
   async function syncLeague(league: string): Promise<void> {
-    await phase(league, 'teams', [''], id, () => provider.teams(league), (payload) => {
-      const t = mapTeams(payload);
-      return writer.updateLeagueInfo(league, t.espnLeagueId, t.season, false) + writer.setLeagueClubs(league, t.clubs, startedAt);
-    });
+    await phase(
+      league,
+      'teams',
+      [''],
+      id,
+      () => provider.teams(league),
+      (payload) => {
+        const t = mapTeams(payload);
+        return (
+          writer.updateLeagueInfo(league, t.espnLeagueId, t.season, false) +
+          writer.setLeagueClubs(league, t.clubs, startedAt)
+        );
+      },
+    );
 
     const known = db.prepare('SELECT club_id FROM league_clubs WHERE league_slug = ?').pluck().all(league) as string[];
-    await phase(league, 'roster', await provider.rosterTeamIds(league, known), id, (teamId) => provider.roster(league, teamId), (payload, teamId) => {
-      const r = mapRoster(payload, teamId);
-      const clubChanges = r.club ? writer.upsertClub(r.club, startedAt, true) : 0;
-      return clubChanges + writer.replaceRoster(league, teamId, r.players, r.coach, r.season, startedAt);
-    });
+    await phase(
+      league,
+      'roster',
+      await provider.rosterTeamIds(league, known),
+      id,
+      (teamId) => provider.roster(league, teamId),
+      (payload, teamId) => {
+        const r = mapRoster(payload, teamId);
+        const clubChanges = r.club ? writer.upsertClub(r.club, startedAt, true) : 0;
+        return clubChanges + writer.replaceRoster(league, teamId, r.players, r.coach, r.season, startedAt);
+      },
+    );
 
     const boardEvents = new Set<string>();
-    await phase(league, 'scoreboard', await provider.scoreboardDates(league), id, (date) => provider.scoreboard(league, date), (payload) => {
-      const board = mapScoreboard(payload, provider.name);
-      let n = writer.updateLeagueInfo(league, board.league.espnId, board.league.season, true);
-      for (const m of board.matches) {
-        boardEvents.add(m.record.id);
-        n += writer.upsertMatch(league, m, startedAt);
-      }
-      return n;
-    });
+    await phase(
+      league,
+      'scoreboard',
+      await provider.scoreboardDates(league),
+      id,
+      (date) => provider.scoreboard(league, date),
+      (payload) => {
+        const board = mapScoreboard(payload, provider.name);
+        let n = writer.updateLeagueInfo(league, board.league.espnId, board.league.season, true);
+        for (const m of board.matches) {
+          boardEvents.add(m.record.id);
+          n += writer.upsertMatch(league, m, startedAt);
+        }
+        return n;
+      },
+    );
 
     const eventIds = (await provider.eventIds(league, [...boardEvents].sort())).filter(
       (eventId) => provider.refetchFinished || !settled.get(league, eventId),
     );
-    await phase(league, 'summary', eventIds, id, (eventId) => provider.summary(league, eventId), (payload, eventId) => {
-      const s = mapSummary(payload, provider.name);
-      if (s.match.record.id !== eventId) throw new Error(`summary payload is for event ${s.match.record.id}, not ${eventId}`);
-      return writer.upsertMatch(league, s.match, startedAt, true) + writer.upsertSummary(league, eventId, s.sections, s.keyEventIds, startedAt);
-    });
+    await phase(
+      league,
+      'summary',
+      eventIds,
+      id,
+      (eventId) => provider.summary(league, eventId),
+      (payload, eventId) => {
+        const s = mapSummary(payload, provider.name);
+        if (s.match.record.id !== eventId)
+          throw new Error(`summary payload is for event ${s.match.record.id}, not ${eventId}`);
+        return (
+          writer.upsertMatch(league, s.match, startedAt, true) +
+          writer.upsertSummary(league, eventId, s.sections, s.keyEventIds, startedAt)
+        );
+      },
+    );
     // Plays after summaries: a summary's lineups name the athletes that core plays only link to.
-    await phase(league, 'plays', eventIds, id, (eventId) => provider.plays(league, eventId), (pages, eventId) => {
-      const mapped = mapPlays(pages, playContext(league, eventId));
-      return writer.replacePlays(league, eventId, mapped.plays, mapped.complete, startedAt);
-    });
+    await phase(
+      league,
+      'plays',
+      eventIds,
+      id,
+      (eventId) => provider.plays(league, eventId),
+      (pages, eventId) => {
+        const mapped = mapPlays(pages, playContext(league, eventId));
+        return writer.replacePlays(league, eventId, mapped.plays, mapped.complete, startedAt);
+      },
+    );
 
     await phase(
       league,
@@ -166,7 +217,14 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
     opts.leagues.map((league) =>
       syncLeague(league).catch((err) => {
         // Planning failed (e.g. the provider could not list what it has): the league is one failed unit.
-        const r: UnitResult = { league, resource: 'scoreboard', key: '*', status: 'failed', written: 0, error: message(err) };
+        const r: UnitResult = {
+          league,
+          resource: 'scoreboard',
+          key: '*',
+          status: 'failed',
+          written: 0,
+          error: message(err),
+        };
         results.push(r);
         opts.onUnit?.(r);
       }),

@@ -16,7 +16,14 @@ import { MATCH_CASES, MATCH_FLOWS } from './cases/match.js';
 import { CLUB_CASES } from './cases/clubs.js';
 import { HEALTH_CASES, STORELESS_CASES } from './cases/health.js';
 
-export const ALL_CASES: readonly ContractCase[] = [...GENERAL_CASES, ...CATALOG_CASES, ...MATCH_LIST_CASES, ...MATCH_CASES, ...CLUB_CASES, ...HEALTH_CASES];
+export const ALL_CASES: readonly ContractCase[] = [
+  ...GENERAL_CASES,
+  ...CATALOG_CASES,
+  ...MATCH_LIST_CASES,
+  ...MATCH_CASES,
+  ...CLUB_CASES,
+  ...HEALTH_CASES,
+];
 
 /** What every answer must satisfy, whatever the request. */
 export function expectCommon(c: Pick<ContractCase, 'method' | 'url'>, res: TargetResponse): void {

@@ -46,7 +46,11 @@ describe.skipIf(!fs.existsSync(SHARED_ESPN))('a store synced from real recorded 
   beforeAll(async () => {
     const file = path.join(tempDir('fds-real-'), 'real.sqlite');
     const db = openStore(file);
-    await runSync(db, new FilesProvider(SHARED_ESPN), { leagues: LEAGUE_SLUGS, concurrency: 4, clock: at('2026-03-22T15:00:00Z') });
+    await runSync(db, new FilesProvider(SHARED_ESPN), {
+      leagues: LEAGUE_SLUGS,
+      concurrency: 4,
+      clock: at('2026-03-22T15:00:00Z'),
+    });
     db.close();
     store = openReader(file);
   });
@@ -57,18 +61,24 @@ describe.skipIf(!fs.existsSync(SHARED_ESPN))('a store synced from real recorded 
   });
 
   it('answers 404 for plays stored without their match', () => {
-    const orphan = store.db.prepare('SELECT league_slug, match_id FROM play_streams s WHERE NOT EXISTS (SELECT 1 FROM matches m WHERE m.league_slug = s.league_slug AND m.id = s.match_id) LIMIT 1').get() as
-      | { league_slug: string; match_id: string }
-      | undefined;
+    const orphan = store.db
+      .prepare(
+        'SELECT league_slug, match_id FROM play_streams s WHERE NOT EXISTS (SELECT 1 FROM matches m WHERE m.league_slug = s.league_slug AND m.id = s.match_id) LIMIT 1',
+      )
+      .get() as { league_slug: string; match_id: string } | undefined;
     if (!orphan) return;
     const res = renderUrl(store, clock, `/get/soccer/${orphan.league_slug}/events/${orphan.match_id}/plays`);
     expect([res.status, JSON.parse(res.body.toString())]).toEqual([404, { error: 'Match not found' }]);
   });
 
   it('passes real summary sections through and computes availability from them', () => {
-    const row = store.db.prepare('SELECT league_slug, match_id FROM match_summaries LIMIT 1').get() as { league_slug: string; match_id: string } | undefined;
+    const row = store.db.prepare('SELECT league_slug, match_id FROM match_summaries LIMIT 1').get() as
+      | { league_slug: string; match_id: string }
+      | undefined;
     expect(row).toBeDefined();
-    const body = JSON.parse(renderUrl(store, clock, `/get/soccer/${row!.league_slug}/events/${row!.match_id}`).body.toString());
+    const body = JSON.parse(
+      renderUrl(store, clock, `/get/soccer/${row!.league_slug}/events/${row!.match_id}`).body.toString(),
+    );
     expect(body.header.league.slug).toBe(row!.league_slug);
     expect(body.meta.dataAvailability.statisticsAndSummary.available).toBe(true);
   });
@@ -83,7 +93,11 @@ describe('a demo store (one league)', () => {
     const file = path.join(tempDir('fds-demo-'), 'demo.sqlite');
     const db = openStore(file);
     const instant = demoReferenceInstant('20261122');
-    await runSync(db, createDemoProvider({ seed: 7, today: '20261122', scale: 1 }), { leagues: ['eng.1'], concurrency: 8, clock: () => instant });
+    await runSync(db, createDemoProvider({ seed: 7, today: '20261122', scale: 1 }), {
+      leagues: ['eng.1'],
+      concurrency: 8,
+      clock: () => instant,
+    });
     db.close();
     store = openReader(file);
   }, 180_000);
@@ -98,10 +112,17 @@ describe('a demo store (one league)', () => {
   });
 
   it('caches a response holding a live match for 4 seconds', () => {
-    const live = store.db.prepare("SELECT id FROM matches WHERE league_slug = 'eng.1' AND state = 'in' LIMIT 1").pluck().get() as string | undefined;
+    const live = store.db
+      .prepare("SELECT id FROM matches WHERE league_slug = 'eng.1' AND state = 'in' LIMIT 1")
+      .pluck()
+      .get() as string | undefined;
     if (!live) return;
-    expect(renderUrl(store, clock, `/get/soccer/eng.1/events/${live}`).headers['Cache-Control']).toBe('public, max-age=4');
-    expect(renderUrl(store, clock, '/get/soccer/eng.1/fixtures?status=live').headers['Cache-Control']).toBe('public, max-age=4');
+    expect(renderUrl(store, clock, `/get/soccer/eng.1/events/${live}`).headers['Cache-Control']).toBe(
+      'public, max-age=4',
+    );
+    expect(renderUrl(store, clock, '/get/soccer/eng.1/fixtures?status=live').headers['Cache-Control']).toBe(
+      'public, max-age=4',
+    );
   });
 
   it('answers every pre-rendered request with a valid 200', () => {

@@ -19,7 +19,11 @@ describe('an empty store', () => {
   it('lists the 16 leagues without data, and no generation time', () => {
     const { body } = get('/get/soccer/leagues');
     expect(body.meta).toEqual({ kind: 'club', availableOnly: false, count: 16, generatedAt: null });
-    expect(body.leagues.every((l: { coverage: { hasData: boolean }; season: unknown }) => !l.coverage.hasData && l.season === null)).toBe(true);
+    expect(
+      body.leagues.every(
+        (l: { coverage: { hasData: boolean }; season: unknown }) => !l.coverage.hasData && l.season === null,
+      ),
+    ).toBe(true);
     expect(get('/get/soccer/leagues?available=true').body.leagues).toEqual([]);
   });
 

@@ -21,7 +21,10 @@ describe('render core under generated requests', () => {
   it('never answers 5xx; 4xx bodies are exactly {error}; 200 bodies match the schema', () => {
     fc.assert(
       fc.property(methodArb, pathArb, queryArb, ifNoneMatchArb, (method, path, rawQuery, inm) => {
-        const res = render({ method, path, rawQuery, headers: inm === undefined ? {} : { 'if-none-match': inm } }, { store, clock });
+        const res = render(
+          { method, path, rawQuery, headers: inm === undefined ? {} : { 'if-none-match': inm } },
+          { store, clock },
+        );
         expect(res.status).toBeLessThan(500);
         expect(res.headers['Access-Control-Allow-Origin']).toBe('*');
         if (res.status >= 400 && method !== 'HEAD') {

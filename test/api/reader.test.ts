@@ -22,7 +22,11 @@ function plan(sql: string): string {
   const named = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!))];
   const positional = (sql.match(/\?/g) ?? []).length;
   const explain = store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
-  const rows = (named.length ? explain.all(Object.fromEntries(named.map((n) => [n, 'x']))) : explain.all(...Array(positional).fill('x'))) as Array<{ detail: string }>;
+  const rows = (
+    named.length
+      ? explain.all(Object.fromEntries(named.map((n) => [n, 'x'])))
+      : explain.all(...Array(positional).fill('x'))
+  ) as Array<{ detail: string }>;
   return rows.map((r) => r.detail).join('\n');
 }
 
@@ -31,9 +35,12 @@ describe('store reader', () => {
     for (const module of [store.matches, store.plays, store.clubs, store.standings]) {
       for (const [name, stmt] of statements(module)) {
         const p = plan(stmt.source);
-        expect(p, `${name}: ${p}`).not.toMatch(/\bSCAN (matches|plays|match_summaries|standings|players|league_clubs|clubs)\b/);
+        expect(p, `${name}: ${p}`).not.toMatch(
+          /\bSCAN (matches|plays|match_summaries|standings|players|league_clubs|clubs)\b/,
+        );
         // Pages of matches and plays come straight off an index (clubs, rosters and tables are a few dozen rows).
-        if (module === store.matches || module === store.plays) expect(p, `${name}: ${p}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+        if (module === store.matches || module === store.plays)
+          expect(p, `${name}: ${p}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
       }
     }
   });
@@ -49,7 +56,13 @@ describe('store reader', () => {
     const writer = openStore(file);
     writer.prepare("INSERT INTO league_clubs (league_slug, club_id) VALUES ('ger.1', '1001')").run();
     writer.close();
-    expect(store.read(() => store.coverage('ger.1'))).toEqual({ matches: 0, clubs: 1, dedicatedClubs: 1, standingsGroups: 0, hasData: true });
+    expect(store.read(() => store.coverage('ger.1'))).toEqual({
+      matches: 0,
+      clubs: 1,
+      dedicatedClubs: 1,
+      standingsGroups: 0,
+      hasData: true,
+    });
     expect(store.read(() => [...store.catalogue('ger.1')])).toEqual(['1001']);
   });
 });

@@ -19,13 +19,22 @@ describe('route table', () => {
   });
 
   it('documents every route, its parameters and its statuses in OpenAPI 3.1', () => {
-    const doc = openApiDocument() as { openapi: string; paths: Record<string, { get: { parameters?: Array<{ name: string; in: string }>; responses: Record<string, unknown> } }> };
+    const doc = openApiDocument() as {
+      openapi: string;
+      paths: Record<
+        string,
+        { get: { parameters?: Array<{ name: string; in: string }>; responses: Record<string, unknown> } }
+      >;
+    };
     expect(doc.openapi).toBe('3.1.0');
     for (const route of ROUTES) {
       const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.get;
       expect(op, route.path).toBeDefined();
       const names = (op!.parameters ?? []).map((p) => `${p.in}:${p.name}`);
-      expect(names).toEqual([...Object.keys(route.params).map((n) => `path:${n}`), ...Object.keys(route.query).map((n) => `query:${n}`)]);
+      expect(names).toEqual([
+        ...Object.keys(route.params).map((n) => `path:${n}`),
+        ...Object.keys(route.query).map((n) => `query:${n}`),
+      ]);
       expect(Object.keys(op!.responses)).toEqual(expect.arrayContaining(['200', ...route.errors.map(String)]));
     }
   });

@@ -36,7 +36,17 @@ describe('fds command line', () => {
     const missing = fds('sync', '--provider', 'files', '--db', path.join(tempDir(), 'x.sqlite'));
     expect(missing.code).not.toBe(0);
     expect(missing.stderr.trim()).toBe('fds: --provider files needs --source DIR');
-    const badLeague = fds('sync', '--provider', 'files', '--source', RECORDED, '--leagues', 'xxx.9', '--db', path.join(tempDir(), 'x.sqlite'));
+    const badLeague = fds(
+      'sync',
+      '--provider',
+      'files',
+      '--source',
+      RECORDED,
+      '--leagues',
+      'xxx.9',
+      '--db',
+      path.join(tempDir(), 'x.sqlite'),
+    );
     expect(badLeague.code).not.toBe(0);
     expect(badLeague.stderr).toMatch(/unknown league\(s\): xxx\.9/);
     const badProvider = fds('sync', '--provider', 'nope');

@@ -9,13 +9,18 @@ import type { DemoStore } from './helpers.js';
 /** Every table except sync_state, each in a total order, as plain rows. */
 function dump(db: DB): Record<string, unknown[]> {
   const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'sync_state' ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'sync_state' ORDER BY name",
+    )
     .pluck()
     .all() as string[];
   const out: Record<string, unknown[]> = {};
   for (const t of tables) {
     const cols = (db.prepare(`PRAGMA table_info(${t})`).all() as Array<{ name: string }>).map((c) => `"${c.name}"`);
-    out[t] = db.prepare(`SELECT * FROM "${t}" ORDER BY ${cols.join(', ')}`).raw().all();
+    out[t] = db
+      .prepare(`SELECT * FROM "${t}" ORDER BY ${cols.join(', ')}`)
+      .raw()
+      .all();
   }
   return out;
 }
@@ -97,7 +102,11 @@ describe('demo provider determinism', { timeout: 180_000 }, () => {
     const a = stores[0] ?? (await syncDemo({ leagues, seed: 7, scale: 0.5 }));
     const before = dump(a.db);
     const instant = demoReferenceInstant(TODAY);
-    const again = await runSync(a.db, createDemoProvider({ seed: 7, today: TODAY, scale: 0.5 }), { leagues, concurrency: 3, clock: () => instant });
+    const again = await runSync(a.db, createDemoProvider({ seed: 7, today: TODAY, scale: 0.5 }), {
+      leagues,
+      concurrency: 3,
+      clock: () => instant,
+    });
     expect(again.failures).toEqual([]);
     expect(again.written).toBe(0);
     expect(dump(a.db)).toEqual(before);

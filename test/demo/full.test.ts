@@ -17,7 +17,9 @@ describe('demo sync of all 16 leagues', () => {
 
   it('fills every league without a failed unit', () => {
     expect(store.report.failures).toEqual([]);
-    const perLeague = store.db.prepare('SELECT league_slug, count(*) AS n FROM matches GROUP BY league_slug').all() as Array<{ league_slug: string; n: number }>;
+    const perLeague = store.db
+      .prepare('SELECT league_slug, count(*) AS n FROM matches GROUP BY league_slug')
+      .all() as Array<{ league_slug: string; n: number }>;
     expect(perLeague.map((r) => r.league_slug).sort()).toEqual([...LEAGUE_SLUGS].sort());
   });
 
@@ -26,11 +28,15 @@ describe('demo sync of all 16 leagues', () => {
     expect(count('SELECT count(*) FROM matches')).toBeGreaterThanOrEqual(5_000);
     expect(count('SELECT count(*) FROM plays')).toBeGreaterThanOrEqual(100_000);
     expect(count("SELECT count(*) FROM matches WHERE status_name = 'STATUS_POSTPONED'")).toBe(16);
-    console.info(`demo sync: ${count('SELECT count(*) FROM matches')} matches, ${count('SELECT count(*) FROM plays')} plays in ${seconds.toFixed(1)}s`);
+    console.info(
+      `demo sync: ${count('SELECT count(*) FROM matches')} matches, ${count('SELECT count(*) FROM plays')} plays in ${seconds.toFixed(1)}s`,
+    );
   });
 
   it('gives 18–20 fictional clubs per league, with ids and names unique across the demo', () => {
-    const rows = store.db.prepare('SELECT l.league_slug, c.record_json FROM league_clubs l JOIN clubs c ON c.id = l.club_id').all() as Array<{ league_slug: string; record_json: string }>;
+    const rows = store.db
+      .prepare('SELECT l.league_slug, c.record_json FROM league_clubs l JOIN clubs c ON c.id = l.club_id')
+      .all() as Array<{ league_slug: string; record_json: string }>;
     const clubs = rows.map((r) => ({ league: r.league_slug, club: json<ClubRecord>(r.record_json) }));
     for (const slug of LEAGUE_SLUGS) {
       const mine = clubs.filter((c) => c.league === slug);
@@ -43,9 +49,14 @@ describe('demo sync of all 16 leagues', () => {
     for (const { club } of clubs) {
       expect(club.id).toMatch(/^9\d{5}$/);
       expect(club.uid).toBe(`s:600~t:${club.id}`);
-      expect([club.color, club.alternateColor, club.logo, club.venue?.fullName, club.location].every(Boolean)).toBe(true);
+      expect([club.color, club.alternateColor, club.logo, club.venue?.fullName, club.location].every(Boolean)).toBe(
+        true,
+      );
     }
-    const players = store.db.prepare('SELECT count(*) AS n, count(DISTINCT id) AS d FROM players').get() as { n: number; d: number };
+    const players = store.db.prepare('SELECT count(*) AS n, count(DISTINCT id) AS d FROM players').get() as {
+      n: number;
+      d: number;
+    };
     expect(players.d).toBe(players.n);
   });
 });

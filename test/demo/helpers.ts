@@ -17,7 +17,12 @@ export interface DemoStore {
   cleanup: () => void;
 }
 
-export async function syncDemo(opts: { leagues: string[]; seed?: number; today?: string; scale?: number }): Promise<DemoStore> {
+export async function syncDemo(opts: {
+  leagues: string[];
+  seed?: number;
+  today?: string;
+  scale?: number;
+}): Promise<DemoStore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fds-demo-'));
   const file = path.join(dir, 'store.sqlite');
   const today = opts.today ?? TODAY;

@@ -25,8 +25,17 @@ describe('demo play-by-play in the store', () => {
         `SELECT m.league_slug, m.record_json, m.state, m.completed, s.sections_json, s.key_event_ids FROM matches m
            JOIN match_summaries s ON s.league_slug = m.league_slug AND s.match_id = m.id ORDER BY m.league_slug, m.id`,
       )
-      .all() as Array<{ league_slug: string; record_json: string; state: string; completed: number; sections_json: string; key_event_ids: string }>;
-    const playStmt = store.db.prepare('SELECT record_json FROM plays WHERE league_slug = ? AND match_id = ? ORDER BY sequence').pluck();
+      .all() as Array<{
+      league_slug: string;
+      record_json: string;
+      state: string;
+      completed: number;
+      sections_json: string;
+      key_event_ids: string;
+    }>;
+    const playStmt = store.db
+      .prepare('SELECT record_json FROM plays WHERE league_slug = ? AND match_id = ? ORDER BY sequence')
+      .pluck();
     matches = rows.map((r) => {
       const match = json<MatchRecord>(r.record_json);
       return {
@@ -52,8 +61,22 @@ describe('demo play-by-play in the store', () => {
 
   it('includes every category of play', () => {
     const types = new Set(plays.map((p) => p.type.type));
-    for (const t of ['kickoff', 'halftime', 'start-2nd-half', 'end-regular-time', 'goal', 'yellow-card', 'red-card', 'substitution', 'foul',
-      'shot-on-target', 'shot-off-target', 'shot-blocked', 'corner-awarded', 'offside']) {
+    for (const t of [
+      'kickoff',
+      'halftime',
+      'start-2nd-half',
+      'end-regular-time',
+      'goal',
+      'yellow-card',
+      'red-card',
+      'substitution',
+      'foul',
+      'shot-on-target',
+      'shot-off-target',
+      'shot-blocked',
+      'corner-awarded',
+      'offside',
+    ]) {
       expect(types, t).toContain(t);
     }
     expect(plays.some((p) => p.ownGoal && p.scoringPlay)).toBe(true);
@@ -90,7 +113,9 @@ describe('demo play-by-play in the store', () => {
       expect([String(last.homeScore), String(last.awayScore)]).toEqual([home!.score, away!.score]);
       expect(goals.filter((g) => g.team!.id === home!.id).length).toBe(Number(home!.score));
       expect(goals.filter((g) => g.team!.id === away!.id).length).toBe(Number(away!.score));
-      const detailGoals = (m.match.details as Array<{ scoringPlay: boolean; team: { id: string } }>).filter((d) => d.scoringPlay);
+      const detailGoals = (m.match.details as Array<{ scoringPlay: boolean; team: { id: string } }>).filter(
+        (d) => d.scoringPlay,
+      );
       expect(detailGoals.map((d) => d.team.id)).toEqual(goals.map((g) => g.team!.id));
       const playIds = new Set(m.plays.map((p) => p.id));
       for (const id of m.keyEventIds) expect(playIds.has(id), id).toBe(true);
@@ -127,7 +152,7 @@ describe('demo play-by-play in the store', () => {
         expect(last.clock.value!).toBeLessThanOrEqual(s.clock);
       }
     }
-    for (const m of matches.filter((x) => x.state === 'pre' || x.completed === 0 && x.state === 'post')) {
+    for (const m of matches.filter((x) => x.state === 'pre' || (x.completed === 0 && x.state === 'post'))) {
       expect(m.plays).toEqual([]);
       expect(m.keyEvents).toEqual([]);
     }

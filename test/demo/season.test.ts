@@ -36,12 +36,20 @@ describe('demo season in the store', () => {
 
   it('holds a full double round robin per league', () => {
     for (const league of LEAGUES) {
-      const clubs = store.db.prepare('SELECT count(*) FROM league_clubs WHERE league_slug = ?').pluck().get(league) as number;
+      const clubs = store.db
+        .prepare('SELECT count(*) FROM league_clubs WHERE league_slug = ?')
+        .pluck()
+        .get(league) as number;
       expect(clubs).toBeGreaterThanOrEqual(18);
       expect(clubs).toBeLessThanOrEqual(20);
       const mine = rows.filter((r) => r.league_slug === league);
       expect(mine).toHaveLength(clubs * (clubs - 1));
-      const pairs = new Set(mine.map((r) => { const m = json<MatchRecord>(r.record_json); return `${m.competitors[0]!.id}-${m.competitors[1]!.id}`; }));
+      const pairs = new Set(
+        mine.map((r) => {
+          const m = json<MatchRecord>(r.record_json);
+          return `${m.competitors[0]!.id}-${m.competitors[1]!.id}`;
+        }),
+      );
       expect(pairs.size).toBe(clubs * (clubs - 1));
     }
   });
@@ -50,11 +58,22 @@ describe('demo season in the store', () => {
     for (const league of LEAGUES) {
       const mine = rows.filter((r) => r.league_slug === league);
       const names = new Set(mine.map((r) => r.status_name));
-      for (const n of ['STATUS_FULL_TIME', 'STATUS_FIRST_HALF', 'STATUS_HALFTIME', 'STATUS_SECOND_HALF', 'STATUS_SCHEDULED']) expect(names).toContain(n);
+      for (const n of [
+        'STATUS_FULL_TIME',
+        'STATUS_FIRST_HALF',
+        'STATUS_HALFTIME',
+        'STATUS_SECOND_HALF',
+        'STATUS_SCHEDULED',
+      ])
+        expect(names).toContain(n);
       const postponed = mine.filter((r) => r.status_name === 'STATUS_POSTPONED');
       expect(postponed).toHaveLength(1);
       const p = json<MatchRecord>(postponed[0]!.record_json);
-      expect([postponed[0]!.state, postponed[0]!.completed, p.competitors.map((c) => c.score)]).toEqual(['post', 0, [null, null]]);
+      expect([postponed[0]!.state, postponed[0]!.completed, p.competitors.map((c) => c.score)]).toEqual([
+        'post',
+        0,
+        [null, null],
+      ]);
       expect(postponed[0]!.kickoff < NOW).toBe(true);
     }
   });
@@ -76,49 +95,91 @@ describe('demo season in the store', () => {
       const s = json<MatchRecord>(r.record_json).status;
       if (s.type.name === 'STATUS_FIRST_HALF') expect([s.period, s.clock > 0 && s.clock <= 2700]).toEqual([1, true]);
       if (s.type.name === 'STATUS_HALFTIME') expect([s.period, s.clock, s.displayClock]).toEqual([1, 2700, 'HT']);
-      if (s.type.name === 'STATUS_SECOND_HALF') expect([s.period, s.clock > 2700 && s.clock <= 5400]).toEqual([2, true]);
+      if (s.type.name === 'STATUS_SECOND_HALF')
+        expect([s.period, s.clock > 2700 && s.clock <= 5400]).toEqual([2, true]);
     }
   });
 
   it('names the season by its start year (calendar-year vs split seasons)', () => {
-    const seasonOf = (league: string) => json<{ year: number; displayName: string }>(store.db.prepare('SELECT season_json FROM leagues WHERE slug = ?').pluck().get(league) as string);
+    const seasonOf = (league: string) =>
+      json<{ year: number; displayName: string }>(
+        store.db.prepare('SELECT season_json FROM leagues WHERE slug = ?').pluck().get(league) as string,
+      );
     expect(seasonOf('usa.1')).toEqual({ year: 2026, displayName: '2026 MLS' });
     expect(seasonOf('sco.1')).toEqual({ year: 2025, displayName: '2025-26 Scottish Premiership' });
     expect(new Set(rows.filter((r) => r.league_slug === 'sco.1').map((r) => r.season_year))).toEqual(new Set([2025]));
   });
 
   it('stores a summary with every section for every match', () => {
-    const summaries = store.db.prepare('SELECT match_id, sections_json FROM match_summaries').all() as Array<{ match_id: string; sections_json: string }>;
+    const summaries = store.db.prepare('SELECT match_id, sections_json FROM match_summaries').all() as Array<{
+      match_id: string;
+      sections_json: string;
+    }>;
     expect(summaries).toHaveLength(rows.length);
     for (const s of summaries) expect(Object.keys(json<object>(s.sections_json))).toEqual([...SUMMARY_SECTIONS]);
   });
 
   it('stores standings that agree with the finished results (3/1/0)', () => {
     for (const league of LEAGUES) {
-      const expected = new Map<string, { gamesPlayed: number; wins: number; ties: number; losses: number; pointsFor: number; pointsAgainst: number; points: number }>();
+      const expected = new Map<
+        string,
+        {
+          gamesPlayed: number;
+          wins: number;
+          ties: number;
+          losses: number;
+          pointsFor: number;
+          pointsAgainst: number;
+          points: number;
+        }
+      >();
       for (const r of rows.filter((x) => x.league_slug === league && x.state === 'post' && x.completed === 1)) {
-        const [h, a] = json<MatchRecord>(r.record_json).competitors as [MatchRecord['competitors'][0], MatchRecord['competitors'][0]];
-        for (const [me, them] of [[h, a], [a, h]] as const) {
-          const e = expected.get(me.id) ?? { gamesPlayed: 0, wins: 0, ties: 0, losses: 0, pointsFor: 0, pointsAgainst: 0, points: 0 };
+        const [h, a] = json<MatchRecord>(r.record_json).competitors as [
+          MatchRecord['competitors'][0],
+          MatchRecord['competitors'][0],
+        ];
+        for (const [me, them] of [
+          [h, a],
+          [a, h],
+        ] as const) {
+          const e = expected.get(me.id) ?? {
+            gamesPlayed: 0,
+            wins: 0,
+            ties: 0,
+            losses: 0,
+            pointsFor: 0,
+            pointsAgainst: 0,
+            points: 0,
+          };
           const [f, g] = [Number(me.score), Number(them.score)];
           e.gamesPlayed++;
           e.pointsFor += f;
           e.pointsAgainst += g;
-          if (f > g) { e.wins++; e.points += 3; } else if (f === g) { e.ties++; e.points += 1; } else e.losses++;
+          if (f > g) {
+            e.wins++;
+            e.points += 3;
+          } else if (f === g) {
+            e.ties++;
+            e.points += 1;
+          } else e.losses++;
           expected.set(me.id, e);
         }
       }
-      const groups = (store.db.prepare('SELECT record_json FROM standings WHERE league_slug = ?').pluck().all(league) as string[]).map((j) => json<StandingsGroupRecord>(j));
+      const groups = (
+        store.db.prepare('SELECT record_json FROM standings WHERE league_slug = ?').pluck().all(league) as string[]
+      ).map((j) => json<StandingsGroupRecord>(j));
       expect(groups).toHaveLength(1);
       const entries = groups[0]!.entries;
       expect(entries).toHaveLength(expected.size);
       entries.forEach((entry, i) => {
         const stat = (name: string) => entry.stats.find((s) => s.name === name)?.value;
         const want = expected.get(entry.team.id)!;
-        for (const [name, value] of Object.entries(want)) expect([entry.team.id, name, stat(name)]).toEqual([entry.team.id, name, value]);
+        for (const [name, value] of Object.entries(want))
+          expect([entry.team.id, name, stat(name)]).toEqual([entry.team.id, name, value]);
         expect(stat('pointDifferential')).toBe(want.pointsFor - want.pointsAgainst);
         expect([entry.rank, stat('rank')]).toEqual([i + 1, i + 1]);
-        if (i > 0) expect(stat('points')!).toBeLessThanOrEqual(entries[i - 1]!.stats.find((s) => s.name === 'points')!.value!);
+        if (i > 0)
+          expect(stat('points')!).toBeLessThanOrEqual(entries[i - 1]!.stats.find((s) => s.name === 'points')!.value!);
       });
     }
   });
@@ -126,12 +187,23 @@ describe('demo season in the store', () => {
   it('gives every club a roster of 22–26 players with positions and a coach', () => {
     const clubs = store.db.prepare('SELECT club_id FROM league_clubs').pluck().all() as string[];
     for (const id of clubs) {
-      const players = (store.db.prepare('SELECT record_json FROM players WHERE club_id = ?').pluck().all(id) as string[]).map((j) => json<{ displayName: string; jersey: string; position: { abbreviation: string }; age: number; citizenship: string }>(j));
+      const players = (
+        store.db.prepare('SELECT record_json FROM players WHERE club_id = ?').pluck().all(id) as string[]
+      ).map((j) =>
+        json<{
+          displayName: string;
+          jersey: string;
+          position: { abbreviation: string };
+          age: number;
+          citizenship: string;
+        }>(j),
+      );
       expect(players.length).toBeGreaterThanOrEqual(22);
       expect(players.length).toBeLessThanOrEqual(26);
       expect(new Set(players.map((p) => p.position.abbreviation))).toEqual(new Set(['G', 'D', 'M', 'F']));
       expect(new Set(players.map((p) => p.jersey)).size).toBe(players.length);
-      for (const p of players) expect(p.age >= 17 && p.age <= 37 && p.citizenship.length > 0 && p.displayName.length > 0).toBe(true);
+      for (const p of players)
+        expect(p.age >= 17 && p.age <= 37 && p.citizenship.length > 0 && p.displayName.length > 0).toBe(true);
       const coach = store.db.prepare('SELECT coach_json FROM clubs WHERE id = ?').pluck().get(id) as string | null;
       expect(json<{ displayName: string }>(coach!).displayName).toMatch(/\S+ \S+/);
     }
@@ -140,7 +212,8 @@ describe('demo season in the store', () => {
 
 describe('demo provider options', () => {
   it('scales the number of matchdays with --scale', async () => {
-    const count = async (scale: number) => (await createDemoProvider({ seed: 1, today: TODAY, scale }).eventIds('sco.1', [])).length;
+    const count = async (scale: number) =>
+      (await createDemoProvider({ seed: 1, today: TODAY, scale }).eventIds('sco.1', [])).length;
     expect(await count(1)).toBe(18 * 17);
     expect(await count(2)).toBe(2 * 18 * 17);
     expect(await count(0.5)).toBe(17 * 9);
@@ -155,7 +228,9 @@ describe('demo provider options', () => {
     const ids = await p.eventIds('eng.1', []);
     const last = ids.at(-1)!;
     expect(await p.plays('eng.1', last)).toBeUndefined();
-    expect(await p.summary('eng.1', last)).toMatchObject({ header: { competitions: [{ status: { type: { state: 'pre' } } }] } });
+    expect(await p.summary('eng.1', last)).toMatchObject({
+      header: { competitions: [{ status: { type: { state: 'pre' } } }] },
+    });
   });
 
   it('rejects an invalid date, seed or scale', () => {

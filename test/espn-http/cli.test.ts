@@ -47,19 +47,39 @@ describe('fds sync --provider espn (end to end)', () => {
 
   it('exits 0 after a clean sync, then non-zero with the reasons and an untouched store during an outage', async () => {
     const db = path.join(tempDir(), 'store.sqlite');
-    const args = ['sync', '--provider', 'espn', '--base-url', standIn.url, '--core-url', standIn.url, '--from', WINDOW.from, '--to', WINDOW.to, '--leagues', 'eng.1', '--db', db];
+    const args = [
+      'sync',
+      '--provider',
+      'espn',
+      '--base-url',
+      standIn.url,
+      '--core-url',
+      standIn.url,
+      '--from',
+      WINDOW.from,
+      '--to',
+      WINDOW.to,
+      '--leagues',
+      'eng.1',
+      '--db',
+      db,
+    ];
 
     const clean = await fds(...args);
     expect(clean.stderr).not.toMatch(/failed|fds:/); // npx may add its own warnings
     expect(clean.code).toBe(0);
-    expect(clean.stdout).toMatch(/^sync espn: 1 leagues, 7 units ok, 0 failed, 9 not available, \d+ records written in [\d.]+s$/m);
+    expect(clean.stdout).toMatch(
+      /^sync espn: 1 leagues, 7 units ok, 0 failed, 9 not available, \d+ records written in [\d.]+s$/m,
+    );
     const before = snapshot(db);
     expect(before.lastSuccessfulSyncAt).not.toBeNull();
 
     standIn.faults = outage;
     const down = await fds(...args, '--retries', '2');
     expect(down.code).toBe(1);
-    expect(down.stderr).toMatch(/^failed: eng\.1 scoreboard 20260321: HTTP 500 Internal Server Error \(gave up after 3 attempts\)$/m);
+    expect(down.stderr).toMatch(
+      /^failed: eng\.1 scoreboard 20260321: HTTP 500 Internal Server Error \(gave up after 3 attempts\)$/m,
+    );
     // Roster 1001 is fresh and 9001 settled, so neither is asked for; the rest all fail.
     expect(down.stderr).toMatch(
       /^sync espn: 1 leagues, 0 units ok, 7 failed, 0 not available, 0 records written in [\d.]+s; failures: 7× HTTP 500 Internal Server Error \(gave up after 3 attempts\)$/m,

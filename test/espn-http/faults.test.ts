@@ -58,13 +58,24 @@ describe('ESPN sync through a faulty upstream', () => {
 
     expect(report.failures.map((f) => [f.resource, f.key, f.error])).toEqual([
       ['scoreboard', '20260322', 'not JSON (content-type text/html) (gave up after 6 attempts)'],
-      ['summary', '9001', expect.stringMatching(/^invalid payload: header\.competitions: .* \(gave up after 6 attempts\)$/)],
+      [
+        'summary',
+        '9001',
+        expect.stringMatching(/^invalid payload: header\.competitions: .* \(gave up after 6 attempts\)$/),
+      ],
     ]);
     expect(standIn().stats.perPath.get(`${SITE}/scoreboard?dates=20260322`)).toBe(6);
     expect(report.units.ok).toBe(5); // teams, roster 1001, the other board, plays 9001, standings
     // Nothing changed upstream, so the kept units rewrote nothing and the failed ones erased nothing.
     expect(storeState(db).content).toEqual(before.content);
-    const state = db.prepare("SELECT last_success_at, last_error FROM sync_state WHERE resource = 'summary' AND resource_key = '9001'").get();
-    expect(state).toEqual({ last_success_at: '2026-03-22T15:00:00Z', last_error: expect.stringMatching(/^invalid payload/) });
+    const state = db
+      .prepare(
+        "SELECT last_success_at, last_error FROM sync_state WHERE resource = 'summary' AND resource_key = '9001'",
+      )
+      .get();
+    expect(state).toEqual({
+      last_success_at: '2026-03-22T15:00:00Z',
+      last_error: expect.stringMatching(/^invalid payload/),
+    });
   });
 });

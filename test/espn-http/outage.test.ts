@@ -15,15 +15,29 @@ describe('ESPN sync during a full outage', () => {
 
     standIn().faults = outage;
     // --full, so even the settled match and the fresh roster are asked for (and fail).
-    const report = await syncEspn(db, standIn(), { leagues: [...LEAGUE_SLUGS], at: '2026-03-22T18:00:00Z', provider: { full: true } });
+    const report = await syncEspn(db, standIn(), {
+      leagues: [...LEAGUE_SLUGS],
+      at: '2026-03-22T18:00:00Z',
+      provider: { full: true },
+    });
     expect(report.units.ok).toBe(0);
     expect(report.written).toBe(0);
     expect(report.failures.length).toBe(LEAGUE_SLUGS.length * 4 + 4); // teams, 2 boards, standings each; 4 eng.1 rosters
-    expect(new Set(report.failures.map((f) => f.error?.replace(/ \(.*/, '')))).toEqual(new Set(['HTTP 500 Internal Server Error']));
+    expect(new Set(report.failures.map((f) => f.error?.replace(/ \(.*/, '')))).toEqual(
+      new Set(['HTTP 500 Internal Server Error']),
+    );
 
     expect(storeState(db)).toEqual(before);
-    const boardState = db.prepare("SELECT last_attempt_at, last_success_at, last_error FROM sync_state WHERE league_slug = 'eng.1' AND resource = 'scoreboard' AND resource_key = '20260322'").get();
-    expect(boardState).toEqual({ last_attempt_at: '2026-03-22T18:00:00Z', last_success_at: '2026-03-22T15:00:00Z', last_error: expect.stringMatching(/^HTTP 500/) });
+    const boardState = db
+      .prepare(
+        "SELECT last_attempt_at, last_success_at, last_error FROM sync_state WHERE league_slug = 'eng.1' AND resource = 'scoreboard' AND resource_key = '20260322'",
+      )
+      .get();
+    expect(boardState).toEqual({
+      last_attempt_at: '2026-03-22T18:00:00Z',
+      last_success_at: '2026-03-22T15:00:00Z',
+      last_error: expect.stringMatching(/^HTTP 500/),
+    });
   });
 
   it('stores nothing at all when the very first sync meets an outage', async () => {

@@ -6,7 +6,8 @@ import { syncEspn, useStandIn } from '../helpers/espn-sync.js';
 import { dumpContent, tempStore } from '../helpers/store.js';
 
 const SITE = '/apis/site/v2/sports/soccer/eng.1';
-const playsPath = (id: string, page: number) => `/v2/sports/soccer/leagues/eng.1/events/${id}/competitions/${id}/plays?limit=1000&page=${page}`;
+const playsPath = (id: string, page: number) =>
+  `/v2/sports/soccer/leagues/eng.1/events/${id}/competitions/${id}/plays?limit=1000&page=${page}`;
 const SETTLED_9001 = [`${SITE}/summary?event=9001`, playsPath('9001', 1), playsPath('9001', 2), playsPath('9001', 3)];
 
 describe('ESPN sync: request budget', () => {
@@ -36,7 +37,9 @@ describe('ESPN sync: request budget', () => {
     expect(standIn().stats.perPath.get(`${SITE}/summary?event=9002`)).toBe(1);
     expect(standIn().stats.perPath.get(`${SITE}/teams/1003/roster`)).toBe(1);
     expect(db.prepare("SELECT count(*) FROM match_summaries WHERE match_id = '9002'").pluck().get()).toBe(0);
-    expect(db.prepare("SELECT count(*) FROM sync_state WHERE last_error IS NOT NULL OR resource_key = '9002'").pluck().get()).toBe(0);
+    expect(
+      db.prepare("SELECT count(*) FROM sync_state WHERE last_error IS NOT NULL OR resource_key = '9002'").pluck().get(),
+    ).toBe(0);
   });
 
   it('skips settled matches and fresh rosters on a routine sync, and --full fetches them again', async () => {

@@ -35,7 +35,13 @@ class RecordedEspn extends EspnProvider {
     return ids(league, 'scoreboard', /^(\d{8})\.json$/).sort();
   }
   override async eventIds(league: string, board: string[]) {
-    return [...new Set([...board, ...ids(league, 'summary', /^(\w+)\.json$/), ...ids(league, 'plays', /^(\w+?)(?:-\d+)?\.json$/)])].sort();
+    return [
+      ...new Set([
+        ...board,
+        ...ids(league, 'summary', /^(\w+)\.json$/),
+        ...ids(league, 'plays', /^(\w+?)(?:-\d+)?\.json$/),
+      ]),
+    ].sort();
   }
   override async rosterTeamIds(league: string, known: string[]) {
     return [...new Set([...known, ...ids(league, 'roster', /^(\w+)\.json$/)])].sort();
@@ -49,7 +55,9 @@ function comparable(db: DB) {
     out[table] = rows.map((r) => {
       const row = JSON.parse(r as string) as Record<string, unknown>;
       delete row.hash;
-      return JSON.stringify(row).replaceAll('\\"provider\\":\\"files\\"', '\\"provider\\":\\"espn\\"').replace(/"value":"files"/, '"value":"espn"');
+      return JSON.stringify(row)
+        .replaceAll('\\"provider\\":\\"files\\"', '\\"provider\\":\\"espn\\"')
+        .replace(/"value":"files"/, '"value":"espn"');
     });
   }
   return out;
@@ -59,8 +67,17 @@ function comparable(db: DB) {
 const storm: FaultPlan = ({ path: p, attempt }) => {
   let h = 2166136261; // FNV-1a
   for (const c of p) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
-  const kinds: Fault[] = [fault.status(500), fault.status(503), fault.status(429, '0'), fault.html, fault.truncate, fault.cut, fault.status(502), fault.stallBody];
-  return attempt <= h % 4 ? kinds[(h >>> 4 >>> attempt) % kinds.length] : undefined;
+  const kinds: Fault[] = [
+    fault.status(500),
+    fault.status(503),
+    fault.status(429, '0'),
+    fault.html,
+    fault.truncate,
+    fault.cut,
+    fault.status(502),
+    fault.stallBody,
+  ];
+  return attempt <= h % 4 ? kinds[((h >>> 4) >>> attempt) % kinds.length] : undefined;
 };
 
 describe.skipIf(!present)('ESPN over HTTP on the recorded ESPN responses in ../shared', () => {
@@ -74,7 +91,14 @@ describe.skipIf(!present)('ESPN over HTTP on the recorded ESPN responses in ../s
   });
   afterAll(() => standIn?.close());
 
-  const espn = () => new RecordedEspn({ baseUrl: standIn.url, coreUrl: standIn.url, from: '20260101', to: '20260101', http: new HttpClient({ ...FAST_HTTP, concurrency: 6 }) });
+  const espn = () =>
+    new RecordedEspn({
+      baseUrl: standIn.url,
+      coreUrl: standIn.url,
+      from: '20260101',
+      to: '20260101',
+      http: new HttpClient({ ...FAST_HTTP, concurrency: 6 }),
+    });
 
   it('stores exactly what the files provider stores from the same responses', async () => {
     const { db } = tempStore();

@@ -32,25 +32,34 @@ describe('HTTP transport', () => {
 
   it('sends an honest User-Agent naming the service and its version', async () => {
     await new HttpClient(FAST_HTTP).getJson(standIn().url + BOARD, asIs);
-    expect([...standIn().stats.userAgents]).toEqual([expect.stringMatching(/^football-data-service\/\d+\.\d+\.\d+ \(.*Node\.js v\d+/)]);
+    expect([...standIn().stats.userAgents]).toEqual([
+      expect.stringMatching(/^football-data-service\/\d+\.\d+\.\d+ \(.*Node\.js v\d+/),
+    ]);
   });
 
   it('reads a 404 as "not available" after one request', async () => {
-    const got = await new HttpClient(FAST_HTTP).getJson(`${standIn().url}/apis/site/v2/sports/soccer/eng.1/summary?event=404404`, asIs);
+    const got = await new HttpClient(FAST_HTTP).getJson(
+      `${standIn().url}/apis/site/v2/sports/soccer/eng.1/summary?event=404404`,
+      asIs,
+    );
     expect(got).toBeUndefined();
     expect(standIn().stats.total).toBe(1);
   });
 
   it('fails at once on a 4xx other than 404, without retrying', async () => {
     // A query string ESPN would not understand: the stand-in answers 400.
-    const err = await new HttpClient(FAST_HTTP).getJson(`${standIn().url}/apis/site/v2/sports/soccer/eng.1/scoreboard?date=1`, asIs).catch((e: unknown) => e);
+    const err = await new HttpClient(FAST_HTTP)
+      .getJson(`${standIn().url}/apis/site/v2/sports/soccer/eng.1/scoreboard?date=1`, asIs)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpError);
     expect((err as HttpError).message).toBe('HTTP 400 Bad Request');
     expect(standIn().stats.total).toBe(1);
   });
 
   it('retries a timeout, a stalled body, a 5xx, an HTML page and a truncated body, then returns the real payload', async () => {
-    standIn().faults = faultsByPath({ [BOARD]: [fault.stall, fault.stallBody, fault.status(502), fault.html, fault.truncate, fault.cut] });
+    standIn().faults = faultsByPath({
+      [BOARD]: [fault.stall, fault.stallBody, fault.status(502), fault.html, fault.truncate, fault.cut],
+    });
     const got = await new HttpClient({ ...FAST_HTTP, retries: 6 }).getJson(standIn().url + BOARD, asIs);
     expect(got).toMatchObject({ events: [{ id: '9001' }, { id: '9002' }, { id: '9003' }] });
     expect(standIn().stats.perPath.get(BOARD)).toBe(7);
@@ -65,7 +74,9 @@ describe('HTTP transport', () => {
 
   it('gives up after its retries and says why', async () => {
     standIn().faults = faultsByPath({ [BOARD]: Array(10).fill(fault.html) });
-    const err = await new HttpClient({ ...FAST_HTTP, retries: 2 }).getJson(standIn().url + BOARD, asIs).catch((e: unknown) => e);
+    const err = await new HttpClient({ ...FAST_HTTP, retries: 2 })
+      .getJson(standIn().url + BOARD, asIs)
+      .catch((e: unknown) => e);
     expect((err as Error).message).toBe('not JSON (content-type text/html) (gave up after 3 attempts)');
     expect(standIn().stats.perPath.get(BOARD)).toBe(3);
   });
@@ -90,7 +101,9 @@ describe('HTTP transport', () => {
     const done: string[] = [];
     await Promise.all([
       client.getJson(standIn().url + BOARD, asIs).then(() => done.push('retried')),
-      new Promise((r) => setTimeout(r, 100)).then(() => client.getJson(`${standIn().url}/apis/site/v2/sports/soccer/eng.1/teams`, asIs)).then(() => done.push('other')),
+      new Promise((r) => setTimeout(r, 100))
+        .then(() => client.getJson(`${standIn().url}/apis/site/v2/sports/soccer/eng.1/teams`, asIs))
+        .then(() => done.push('other')),
     ]);
     expect(done).toEqual(['other', 'retried']);
   });
@@ -98,11 +111,16 @@ describe('HTTP transport', () => {
   it('stops retrying once the upstream looks down, and retries again after a success', async () => {
     standIn().faults = outage;
     const client = new HttpClient({ ...FAST_HTTP, retries: 3, outageThreshold: 2 });
-    const get = (date: string) => client.getJson(`${standIn().url}/apis/site/v2/sports/soccer/eng.1/scoreboard?dates=${date}`, asIs).catch((e: Error) => e.message);
+    const get = (date: string) =>
+      client
+        .getJson(`${standIn().url}/apis/site/v2/sports/soccer/eng.1/scoreboard?dates=${date}`, asIs)
+        .catch((e: Error) => e.message);
     await get('20260101');
     await get('20260102');
     expect(client.outage).toBe(true);
-    expect(await get('20260103')).toBe('HTTP 500 Internal Server Error (1 attempt: upstream looks down, retries suspended)');
+    expect(await get('20260103')).toBe(
+      'HTTP 500 Internal Server Error (1 attempt: upstream looks down, retries suspended)',
+    );
     expect(standIn().stats.total).toBe(4 + 4 + 1);
     standIn().faults = undefined;
     await get('20260321');

@@ -37,21 +37,33 @@ describe('scoreboard mapping', () => {
   });
 
   it('reads the league id and season from the board', () => {
-    expect(board.league).toEqual({ espnId: '700', season: { year: 2025, displayName: '2025-26 English Premier League' } });
+    expect(board.league).toEqual({
+      espnId: '700',
+      season: { year: 2025, displayName: '2025-26 English Premier League' },
+    });
   });
 
   it('gives board statistics a numeric value taken from their displayValue', () => {
-    expect(byId.get('9001')!.competitors[0]!.statistics).toContainEqual({ name: 'possessionPct', abbreviation: 'PP', displayValue: '54.5', value: 54.5 });
+    expect(byId.get('9001')!.competitors[0]!.statistics).toContainEqual({
+      name: 'possessionPct',
+      abbreviation: 'PP',
+      displayValue: '54.5',
+      value: 54.5,
+    });
   });
 
   it('rejects a board whose event lacks its competitors', () => {
-    const bad = fx('eng.1/scoreboard/20260321.json') as { events: Array<{ competitions: Array<{ competitors: unknown[] }> }> };
+    const bad = fx('eng.1/scoreboard/20260321.json') as {
+      events: Array<{ competitions: Array<{ competitors: unknown[] }> }>;
+    };
     bad.events[1]!.competitions[0]!.competitors = [];
     expect(() => mapScoreboard(bad, 'files')).toThrow(/events\[1\]/);
   });
 
   it('keeps shootout scores and advance flags', () => {
-    const board2 = fx('eng.1/scoreboard/20260321.json') as { events: Array<{ competitions: Array<{ competitors: Array<Record<string, unknown>> }> }> };
+    const board2 = fx('eng.1/scoreboard/20260321.json') as {
+      events: Array<{ competitions: Array<{ competitors: Array<Record<string, unknown>> }> }>;
+    };
     Object.assign(board2.events[0]!.competitions[0]!.competitors[0]!, { shootoutScore: 4, advance: true });
     const m = mapScoreboard(board2, 'files').matches[0]!.record;
     const c = m.competitors.find((x) => x.id === board2.events[0]!.competitions[0]!.competitors[0]!.id)!;
@@ -75,7 +87,19 @@ describe('summary mapping', () => {
 
   it('keeps the provider sections and drops the ones the API does not serve', () => {
     expect(Object.keys(s.sections).sort()).toEqual(
-      ['boxscore', 'broadcasts', 'commentary', 'format', 'gameInfo', 'header', 'keyEvents', 'news', 'odds', 'rosters', 'videos'].sort(),
+      [
+        'boxscore',
+        'broadcasts',
+        'commentary',
+        'format',
+        'gameInfo',
+        'header',
+        'keyEvents',
+        'news',
+        'odds',
+        'rosters',
+        'videos',
+      ].sort(),
     );
     expect(s.sections).not.toHaveProperty('headToHeadGames');
     expect(s.sections).not.toHaveProperty('meta');
@@ -87,7 +111,11 @@ describe('summary mapping', () => {
       ['1001', '2'],
       ['1002', '1'],
     ]);
-    expect(s.match.record.venue).toEqual({ id: '77', fullName: 'Harbour Ground', address: { city: 'Harbour', country: 'England' } });
+    expect(s.match.record.venue).toEqual({
+      id: '77',
+      fullName: 'Harbour Ground',
+      address: { city: 'Harbour', country: 'England' },
+    });
   });
 
   it('rejects a summary without a header', () => {
@@ -97,8 +125,16 @@ describe('summary mapping', () => {
 
 describe('plays mapping', () => {
   const ctx: PlayContext = {
-    team: (id) => ({ '1001': { displayName: 'Harbour Town', abbreviation: 'HAR' }, '1002': { displayName: 'Millbrook United', abbreviation: 'MIL' } })[id],
-    athlete: (id) => ({ '5001': { displayName: 'Ada Stone', jersey: '9', teamId: '1001' }, '5002': { displayName: 'Ben Marsh', jersey: '14', teamId: '1001' } })[id],
+    team: (id) =>
+      ({
+        '1001': { displayName: 'Harbour Town', abbreviation: 'HAR' },
+        '1002': { displayName: 'Millbrook United', abbreviation: 'MIL' },
+      })[id],
+    athlete: (id) =>
+      ({
+        '5001': { displayName: 'Ada Stone', jersey: '9', teamId: '1001' },
+        '5002': { displayName: 'Ben Marsh', jersey: '14', teamId: '1001' },
+      })[id],
   };
   const pages = ['eng.1/plays/9001-2.json', 'eng.1/plays/9001-3.json', 'eng.1/plays/9001-1.json'].map(fx);
   const { plays, complete } = mapPlays(pages, ctx);
@@ -116,7 +152,9 @@ describe('plays mapping', () => {
   it('resolves $ref links to ids and names, never leaving a URL', () => {
     const goal = plays.find((p) => p.id === '70001')!;
     expect(goal.team).toEqual({ id: '1001', displayName: 'Harbour Town', abbreviation: 'HAR' });
-    expect(goal.participants).toEqual([{ type: 'scorer', athlete: { id: '5001', displayName: 'Ada Stone' }, team: { id: '1001' } }]);
+    expect(goal.participants).toEqual([
+      { type: 'scorer', athlete: { id: '5001', displayName: 'Ada Stone' }, team: { id: '1001' } },
+    ]);
     expect(JSON.stringify(plays)).not.toContain('$ref');
     expect(JSON.stringify(plays)).not.toContain('http');
   });
@@ -151,7 +189,13 @@ describe('roster, teams and standings mapping', () => {
       ['5002', null, 'M'],
       ['7001', '4', 'D'],
     ]);
-    expect(r.coach).toEqual({ id: 'c1', displayName: 'Eve Harbour', firstName: 'Eve', lastName: 'Harbour', experience: 3 });
+    expect(r.coach).toEqual({
+      id: 'c1',
+      displayName: 'Eve Harbour',
+      firstName: 'Eve',
+      lastName: 'Harbour',
+      experience: 3,
+    });
   });
 
   it('refuses a roster payload for another team', () => {
@@ -174,7 +218,18 @@ describe('roster, teams and standings mapping', () => {
   });
 
   it('maps a league team list', () => {
-    const t = mapTeams({ sports: [{ leagues: [{ id: '700', teams: [{ team: { id: '1', displayName: 'One', logos: [{ href: 'l.png', rel: ['full', 'default'] }] } }] }] }] });
+    const t = mapTeams({
+      sports: [
+        {
+          leagues: [
+            {
+              id: '700',
+              teams: [{ team: { id: '1', displayName: 'One', logos: [{ href: 'l.png', rel: ['full', 'default'] }] } }],
+            },
+          ],
+        },
+      ],
+    });
     expect(t.clubs[0]).toMatchObject({ id: '1', displayName: 'One', name: 'One', logo: 'l.png', isActive: true });
   });
 });

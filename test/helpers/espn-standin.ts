@@ -52,16 +52,24 @@ export interface StandIn {
   faults: FaultPlan | undefined;
   /** Wait this long before answering each request (to make requests overlap). */
   delayMs: number;
-  readonly stats: { inFlight: number; maxInFlight: number; total: number; perPath: Map<string, number>; userAgents: Set<string> };
+  readonly stats: {
+    inFlight: number;
+    maxInFlight: number;
+    total: number;
+    perPath: Map<string, number>;
+    userAgents: Set<string>;
+  };
   /** Paths requested since the last reset, in arrival order. */
   readonly log: Array<{ path: string; at: number }>;
   reset(): void;
   close(): Promise<void>;
 }
 
-const SITE = /^\/apis\/site\/v2\/sports\/soccer\/([a-z0-9._-]+)\/(scoreboard|summary|teams|teams\/([A-Za-z0-9_-]+)\/roster)$/;
+const SITE =
+  /^\/apis\/site\/v2\/sports\/soccer\/([a-z0-9._-]+)\/(scoreboard|summary|teams|teams\/([A-Za-z0-9_-]+)\/roster)$/;
 const STANDINGS = /^\/apis\/v2\/sports\/soccer\/([a-z0-9._-]+)\/standings$/;
-const PLAYS = /^\/v2\/sports\/soccer\/leagues\/([a-z0-9._-]+)\/events\/([A-Za-z0-9_-]+)\/competitions\/([A-Za-z0-9_-]+)\/plays$/;
+const PLAYS =
+  /^\/v2\/sports\/soccer\/leagues\/([a-z0-9._-]+)\/events\/([A-Za-z0-9_-]+)\/competitions\/([A-Za-z0-9_-]+)\/plays$/;
 
 /** The file that answers a request, `null` when the request is not an ESPN one, `undefined` when ESPN has nothing. */
 function resolve(root: string, url: URL): string | undefined | null {
@@ -74,7 +82,8 @@ function resolve(root: string, url: URL): string | undefined | null {
   let m = SITE.exec(url.pathname);
   if (m) {
     const [, league, kind, teamId] = m as unknown as [string, string, string, string | undefined];
-    if (kind === 'scoreboard') return keys === 'dates' && /^\d{8}$/.test(q.dates!) ? file(league, 'scoreboard', `${q.dates}.json`) : null;
+    if (kind === 'scoreboard')
+      return keys === 'dates' && /^\d{8}$/.test(q.dates!) ? file(league, 'scoreboard', `${q.dates}.json`) : null;
     if (kind === 'summary') return keys === 'event' ? file(league, 'summary', `${q.event}.json`) : null;
     if (keys !== '') return null;
     return teamId ? file(league, 'roster', `${teamId}.json`) : file(league, 'teams.json');
@@ -85,31 +94,41 @@ function resolve(root: string, url: URL): string | undefined | null {
     if (keys === 'season') return /^\d{4}$/.test(q.season!) ? file(league, 'standings', `${q.season}.json`) : null;
     if (keys !== '') return null;
     // No season: ESPN's current table — here standings.json, else the latest season recorded.
-    const seasons = fs.existsSync(path.join(root, league, 'standings')) ? fs.readdirSync(path.join(root, league, 'standings')).sort() : [];
+    const seasons = fs.existsSync(path.join(root, league, 'standings'))
+      ? fs.readdirSync(path.join(root, league, 'standings')).sort()
+      : [];
     return file(league, 'standings.json') ?? (seasons.length ? file(league, 'standings', seasons.at(-1)!) : undefined);
   }
   m = PLAYS.exec(url.pathname);
   if (m) {
     const [, league, event, competition] = m as unknown as [string, string, string, string];
-    if (event !== competition || keys !== 'limit,page' || q.limit !== '1000' || !/^[1-9]\d*$/.test(q.page!)) return null;
-    return file(league, 'plays', `${event}-${q.page}.json`) ?? (q.page === '1' ? file(league, 'plays', `${event}.json`) : undefined);
+    if (event !== competition || keys !== 'limit,page' || q.limit !== '1000' || !/^[1-9]\d*$/.test(q.page!))
+      return null;
+    return (
+      file(league, 'plays', `${event}-${q.page}.json`) ??
+      (q.page === '1' ? file(league, 'plays', `${event}.json`) : undefined)
+    );
   }
   return null;
 }
 
-const HTML_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
+const HTML_PAGE =
+  '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>';
 
 function answer(res: http.ServerResponse, f: Fault | undefined, body: Buffer | undefined, status: number): void {
   const json = { 'content-type': 'application/json;charset=UTF-8' };
   const half = body ? body.subarray(0, Math.floor(body.length / 2)) : Buffer.from('{"error":');
   if (!f) {
-    const out = body ?? Buffer.from(JSON.stringify({ code: status, message: status === 404 ? 'Not Found' : 'Bad Request' }));
+    const out =
+      body ?? Buffer.from(JSON.stringify({ code: status, message: status === 404 ? 'Not Found' : 'Bad Request' }));
     res.writeHead(status, { ...json, 'content-length': out.length }).end(out);
     return;
   }
   switch (f.kind) {
     case 'status':
-      res.writeHead(f.status, { ...json, ...(f.retryAfter !== undefined ? { 'retry-after': f.retryAfter } : {}) }).end(JSON.stringify({ code: f.status }));
+      res
+        .writeHead(f.status, { ...json, ...(f.retryAfter !== undefined ? { 'retry-after': f.retryAfter } : {}) })
+        .end(JSON.stringify({ code: f.status }));
       return;
     case 'html':
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HTML_PAGE);
@@ -133,9 +152,18 @@ function answer(res: http.ServerResponse, f: Fault | undefined, body: Buffer | u
   }
 }
 
-export async function startStandIn(root: string, opts: { faults?: FaultPlan; delayMs?: number } = {}): Promise<StandIn> {
+export async function startStandIn(
+  root: string,
+  opts: { faults?: FaultPlan; delayMs?: number } = {},
+): Promise<StandIn> {
   const sockets = new Set<Socket>();
-  const stats = { inFlight: 0, maxInFlight: 0, total: 0, perPath: new Map<string, number>(), userAgents: new Set<string>() };
+  const stats = {
+    inFlight: 0,
+    maxInFlight: 0,
+    total: 0,
+    perPath: new Map<string, number>(),
+    userAgents: new Set<string>(),
+  };
   const log: Array<{ path: string; at: number }> = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://standin');

@@ -16,7 +16,13 @@ import { startStandIn } from './espn-standin.js';
 import type { StandIn } from './espn-standin.js';
 
 /** Small enough that a stall or a backoff is cheap, large enough that a loaded machine still answers in time. */
-export const FAST_HTTP: HttpOptions = { timeoutMs: 700, retries: 5, backoffBaseMs: 5, backoffMaxMs: 40, retryAfterMaxMs: 3000 };
+export const FAST_HTTP: HttpOptions = {
+  timeoutMs: 700,
+  retries: 5,
+  backoffBaseMs: 5,
+  backoffMaxMs: 40,
+  retryAfterMaxMs: 3000,
+};
 
 export const WINDOW = { from: '20260321', to: '20260322' };
 
@@ -28,11 +34,26 @@ export function espnFixture(): string {
   const dir = copyRecorded();
   const teams = new Map<string, unknown>();
   for (const f of fs.readdirSync(path.join(dir, 'eng.1/scoreboard'))) {
-    const board = readJson<{ events: Array<{ competitions: Array<{ competitors: Array<{ team: { id: string } }> }> }> }>(path.join(dir, 'eng.1/scoreboard', f));
+    const board = readJson<{
+      events: Array<{ competitions: Array<{ competitors: Array<{ team: { id: string } }> }> }>;
+    }>(path.join(dir, 'eng.1/scoreboard', f));
     for (const e of board.events) for (const c of e.competitions[0]!.competitors) teams.set(c.team.id, c.team);
   }
   const body = {
-    sports: [{ id: '600', slug: 'soccer', leagues: [{ id: '700', slug: 'eng.1', season: { year: 2025, displayName: '2025-26 English Premier League' }, teams: [...teams.values()].map((team) => ({ team })) }] }],
+    sports: [
+      {
+        id: '600',
+        slug: 'soccer',
+        leagues: [
+          {
+            id: '700',
+            slug: 'eng.1',
+            season: { year: 2025, displayName: '2025-26 English Premier League' },
+            teams: [...teams.values()].map((team) => ({ team })),
+          },
+        ],
+      },
+    ],
   };
   fs.writeFileSync(path.join(dir, 'eng.1/teams.json'), JSON.stringify(body));
   return dir;

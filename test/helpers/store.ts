@@ -34,7 +34,18 @@ export function readJson<T = unknown>(file: string): T {
 
 /** Every content table as sorted rows, without run bookkeeping: equal dumps mean equal stores. */
 export function dumpContent(db: DB, { withTimes = true } = {}): Record<string, unknown[]> {
-  const tables = ['leagues', 'clubs', 'league_clubs', 'players', 'rosters', 'matches', 'match_summaries', 'plays', 'play_streams', 'standings'];
+  const tables = [
+    'leagues',
+    'clubs',
+    'league_clubs',
+    'players',
+    'rosters',
+    'matches',
+    'match_summaries',
+    'plays',
+    'play_streams',
+    'standings',
+  ];
   const out: Record<string, unknown[]> = {};
   for (const t of tables) {
     const rows = db.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[];

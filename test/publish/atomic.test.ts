@@ -33,11 +33,29 @@ function countFiles(dir: string): number {
 /** Start `fds build --full` and SIGKILL it once its temporary release holds `atLeast` files. */
 async function killMidway(atLeast: number): Promise<{ tempFiles: number; code: number | null; signal: string | null }> {
   const { root } = releaseLayout(out);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'build', '--full', '--concurrency', '2', '--db', db, '--out', out], {
-    cwd: ROOT,
-    stdio: 'ignore',
-  });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'src/cli/main.ts'),
+      'build',
+      '--full',
+      '--concurrency',
+      '2',
+      '--db',
+      db,
+      '--out',
+      out,
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'ignore',
+    },
+  );
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   let tempFiles = 0;
   for (;;) {
     const temp = fs.readdirSync(root).find((n) => n.startsWith('tmp-') && !n.endsWith('-rules'));

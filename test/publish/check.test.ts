@@ -52,7 +52,9 @@ describe('fds check', () => {
 
   it('finds files gone stale after the store changed', async () => {
     const w = new Database(db);
-    w.prepare("UPDATE matches SET record_json = json_set(record_json, '$.name', 'Stale?') WHERE id = (SELECT id FROM matches ORDER BY id LIMIT 1)").run();
+    w.prepare(
+      "UPDATE matches SET record_json = json_set(record_json, '$.name', 'Stale?') WHERE id = (SELECT id FROM matches ORDER BY id LIMIT 1)",
+    ).run();
     w.close();
     const report = await check({ dir: out, db, sample: 10 });
     expect(report.fileMismatches).toBeGreaterThan(0);
@@ -60,7 +62,11 @@ describe('fds check', () => {
 
   it('exits non-zero with one line per mismatch and a one-line summary', () => {
     fs.rmSync(path.join(release, '_s/get/soccer/meta/index.json'));
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'check', '--db', db, '--dir', out, '--sample', '5'], { cwd: ROOT, encoding: 'utf8' });
+    const res = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'check', '--db', db, '--dir', out, '--sample', '5'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(res.status).toBe(1);
     const lines = res.stderr.trim().split('\n');
     expect(lines.some((l) => l.startsWith('mismatch: '))).toBe(true);

@@ -27,7 +27,9 @@ import { tempDir } from '../helpers/store.js';
 export const DEMO_TODAY = '20260321';
 
 /** A small demo store (the demo's season laid out around `today`), synced in-process. */
-export async function demoStore(opts: { file?: string; today?: string; scale?: number; leagues?: string[] } = {}): Promise<string> {
+export async function demoStore(
+  opts: { file?: string; today?: string; scale?: number; leagues?: string[] } = {},
+): Promise<string> {
   const file = opts.file ?? path.join(tempDir('fds-pub-'), 'demo.sqlite');
   const today = opts.today ?? DEMO_TODAY;
   const db = openStore(file);
@@ -44,7 +46,11 @@ export async function demoStore(opts: { file?: string; today?: string; scale?: n
   return file;
 }
 
-export async function buildInto(db: string, out = path.join(tempDir('fds-out-'), 'dist'), opts: Partial<BuildOptions> = {}): Promise<{ out: string; summary: BuildSummary }> {
+export async function buildInto(
+  db: string,
+  out = path.join(tempDir('fds-out-'), 'dist'),
+  opts: Partial<BuildOptions> = {},
+): Promise<{ out: string; summary: BuildSummary }> {
   const summary = await build({ db, out, concurrency: 8, ...opts });
   return { out, summary };
 }
@@ -66,7 +72,11 @@ export function treeState(out: string): Map<string, FileState> {
       if (d.isDirectory()) walk(p);
       else {
         const st = fs.statSync(p);
-        states.set(path.relative(root, p), { ino: st.ino, mtimeMs: st.mtimeMs, sha: crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex') });
+        states.set(path.relative(root, p), {
+          ino: st.ino,
+          mtimeMs: st.mtimeMs,
+          sha: crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex'),
+        });
       }
     }
   };
@@ -74,7 +84,8 @@ export function treeState(out: string): Map<string, FileState> {
   return states;
 }
 
-const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+const lower = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 /**
  * The built tree as the CDN serves it: the generated `_redirects` resolved by netlify-redirector,
@@ -126,6 +137,10 @@ export function staticServerTarget(clock: Clock, served: Served = { fromFiles: 0
       staticLookup: new StaticBuild(out),
     });
     const { port } = (await api.listen(0, '127.0.0.1')) as AddressInfo;
-    return { name: 'static-first server', request: (method, url, headers) => rawRequest(port, method, url, headers), close: () => api.close() };
+    return {
+      name: 'static-first server',
+      request: (method, url, headers) => rawRequest(port, method, url, headers),
+      close: () => api.close(),
+    };
   };
 }

@@ -22,7 +22,9 @@ beforeAll(async () => {
 function pickMatch(state = 'post'): { league: string; id: string } {
   const conn = new Database(db, { readonly: true });
   try {
-    return conn.prepare('SELECT league_slug AS league, id FROM matches WHERE state = ? ORDER BY kickoff, id LIMIT 1').get(state) as { league: string; id: string };
+    return conn
+      .prepare('SELECT league_slug AS league, id FROM matches WHERE state = ? ORDER BY kickoff, id LIMIT 1')
+      .get(state) as { league: string; id: string };
   } finally {
     conn.close();
   }
@@ -57,7 +59,14 @@ describe('incremental build', () => {
     const release = currentRelease(out);
     const before = treeState(out);
     const { summary } = await buildInto(db, out);
-    expect(summary).toMatchObject({ published: false, added: 0, changed: 0, deleted: 0, failed: 0, unchanged: summary.files });
+    expect(summary).toMatchObject({
+      published: false,
+      added: 0,
+      changed: 0,
+      deleted: 0,
+      failed: 0,
+      unchanged: summary.files,
+    });
     expect(currentRelease(out)).toBe(release);
     expect(treeState(out)).toEqual(before);
   });
@@ -65,7 +74,11 @@ describe('incremental build', () => {
   it('after one match changes, writes only the files whose bytes changed', async () => {
     const before = treeState(out);
     const { league, id } = pickMatch();
-    write(`UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed' WHERE league_slug = ? AND id = ?`, league, id);
+    write(
+      `UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed' WHERE league_slug = ? AND id = ?`,
+      league,
+      id,
+    );
     const { summary } = await buildInto(db, out);
     const after = treeState(out);
     const changed = expectUntouchedIffEqual(before, after);
@@ -81,7 +94,8 @@ describe('incremental build', () => {
   it('deletes the files of a match that vanished from the store, and only those', async () => {
     const before = treeState(out);
     const { league, id } = pickMatch('pre');
-    for (const table of ['plays', 'play_streams', 'match_summaries']) write(`DELETE FROM ${table} WHERE league_slug = ? AND match_id = ?`, league, id);
+    for (const table of ['plays', 'play_streams', 'match_summaries'])
+      write(`DELETE FROM ${table} WHERE league_slug = ? AND match_id = ?`, league, id);
     write('DELETE FROM matches WHERE league_slug = ? AND id = ?', league, id);
     const { summary } = await buildInto(db, out);
     const after = treeState(out);

@@ -47,10 +47,14 @@ function expectSound(req: RawRequest, via = cdn): void {
     return;
   }
   hits.file++;
-  const dynamic = render({ method: 'GET', path: req.path, rawQuery: req.query, headers: {} }, { store, clock: () => NOW });
+  const dynamic = render(
+    { method: 'GET', path: req.path, rawQuery: req.query, headers: {} },
+    { store, clock: () => NOW },
+  );
   expect(answer.response.status, `${label} served ${answer.file}`).toBe(dynamic.status);
   expect(answer.response.body.equals(dynamic.body), `${label} served ${answer.file}: body differs`).toBe(true);
-  for (const h of ['ETag', 'Cache-Control', 'Content-Type']) expect(answer.response.headers[h], `${label}: ${h}`).toBe(dynamic.headers[h]);
+  for (const h of ['ETag', 'Cache-Control', 'Content-Type'])
+    expect(answer.response.headers[h], `${label}: ${h}`).toBe(dynamic.headers[h]);
 }
 
 beforeAll(async () => {
@@ -59,7 +63,9 @@ beforeAll(async () => {
   release = currentRelease(out)!;
   cdn = await CdnEmulator.open(release);
   store = StoreReader.open(db);
-  bases = readManifestSync(path.join(release, 'manifest.ndjson')).flatMap((e) => [e.request, ...e.aliases]).map(splitUrl);
+  bases = readManifestSync(path.join(release, 'manifest.ndjson'))
+    .flatMap((e) => [e.request, ...e.aliases])
+    .map(splitUrl);
 });
 afterAll(() => store?.close());
 
@@ -74,17 +80,24 @@ describe('generated Netlify rules', () => {
 
   it('give the dynamic answer, or the fallback, for mutated pre-rendered requests', () => {
     fc.assert(
-      fc.property(fc.nat({ max: bases.length - 1 }), fc.integer(), (i, seed) => expectSound(mutate(bases[i]!, seededRng(seed)))),
+      fc.property(fc.nat({ max: bases.length - 1 }), fc.integer(), (i, seed) =>
+        expectSound(mutate(bases[i]!, seededRng(seed))),
+      ),
       { numRuns: 4000 },
     );
   });
 
   it('give the dynamic answer, or the fallback, after each kind of mutation alone', () => {
     for (const [name, m] of Object.entries(MUTATIONS)) {
-      fc.assert(fc.property(fc.nat({ max: bases.length - 1 }), fc.integer(), (i, seed) => expectSound(m(bases[i]!, seededRng(seed)))), {
-        numRuns: 150,
-        examples: [],
-      });
+      fc.assert(
+        fc.property(fc.nat({ max: bases.length - 1 }), fc.integer(), (i, seed) =>
+          expectSound(m(bases[i]!, seededRng(seed))),
+        ),
+        {
+          numRuns: 150,
+          examples: [],
+        },
+      );
       expect(name).toBeTruthy();
     }
   });
@@ -114,14 +127,22 @@ describe('generated Netlify rules', () => {
 
   it('rest on the render core reading every query exactly as Netlify does (bare keys, a trailing &, broken escapes)', () => {
     const part = fc.oneof(
-      fc.tuple(fc.constantFrom(...QUERY_KEYS), fc.constantFrom('', 'live', '1', '1%3Z', '%', '%ZZ', 'li%76e', 'true+')).map(([k, v]) => `${k}=${v}`),
+      fc
+        .tuple(fc.constantFrom(...QUERY_KEYS), fc.constantFrom('', 'live', '1', '1%3Z', '%', '%ZZ', 'li%76e', 'true+'))
+        .map(([k, v]) => `${k}=${v}`),
       fc.constantFrom(...QUERY_KEYS),
       fc.constant(''),
     );
-    fc.assert(fc.property(fc.array(part, { maxLength: 5 }), (parts) => {
-      const q = parts.join('&');
-      expect(readsLikeNetlify(q), `${q}: render core ${JSON.stringify([...parseQuery(q)])}, Netlify ${JSON.stringify([...netlifyQuery(q)])}`).toBe(true);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 5 }), (parts) => {
+        const q = parts.join('&');
+        expect(
+          readsLikeNetlify(q),
+          `${q}: render core ${JSON.stringify([...parseQuery(q)])}, Netlify ${JSON.stringify([...netlifyQuery(q)])}`,
+        ).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('answer from files often enough that the properties above are not vacuous', () => {
@@ -152,12 +173,17 @@ describe('generated Netlify rules', () => {
       if (!url.search) continue;
       const keys = Object.keys(matchRoute(ROUTES, req.path)?.route.query ?? {});
       const route = (m: ReadonlyMap<string, string>) => [...m].filter(([k, v]) => keys.includes(k) && v !== '').sort();
-      expect(route(parseQuery(url.search.slice(1))), `${req.path}?${req.query} → ${where.to}`).toEqual(route(netlifyQuery(req.query)));
+      expect(route(parseQuery(url.search.slice(1))), `${req.path}?${req.query} → ${where.to}`).toEqual(
+        route(netlifyQuery(req.query)),
+      );
     }
   });
 
   it('are all forced rewrites, point only at existing files, and end with the catch-all', () => {
-    const lines = fs.readFileSync(path.join(release, '_redirects'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+    const lines = fs
+      .readFileSync(path.join(release, '_redirects'), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     for (const line of lines) {
       expect(line.endsWith(' 200!'), line).toBe(true);
       const to = line.split(/\s+/).at(-2)!;

@@ -47,7 +47,8 @@ afterAll(async () => {
   await dynamicServer?.api.close();
 });
 
-const get = (s: { port: number }, url: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(s.port, method, url, headers);
+const get = (s: { port: number }, url: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawRequest(s.port, method, url, headers);
 /** Status, every header but the connection's own (Date, Keep-Alive), and the bytes. */
 const sameAnswer = (a: TargetResponse, b: TargetResponse, label: string) => {
   const own = (h: Record<string, string>) => ({ ...h, date: '', 'keep-alive': '', connection: '' });
@@ -58,7 +59,10 @@ const sameAnswer = (a: TargetResponse, b: TargetResponse, label: string) => {
 
 describe('static-first server', () => {
   it('serves every pre-rendered request from its file with the dynamic status, headers and bytes', async () => {
-    const urls = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).flatMap((e) => [e.request, ...e.aliases]);
+    const urls = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).flatMap((e) => [
+      e.request,
+      ...e.aliases,
+    ]);
     staticServer.sources.length = 0;
     for (const url of urls.filter((_, i) => i % 3 === 0)) {
       const [a, b] = [await get(staticServer, url), await get(dynamicServer, url)];
@@ -68,20 +72,37 @@ describe('static-first server', () => {
   });
 
   it('answers /summary?event=ID from the /events/ID file it is an alias of', async () => {
-    const entry = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).find((e) => /\/events\/[^/]+$/.test(e.request));
+    const entry = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).find((e) =>
+      /\/events\/[^/]+$/.test(e.request),
+    );
     expect(entry?.aliases).toEqual([expect.stringMatching(/\/summary\?event=/)]);
     staticServer.sources.length = 0;
-    sameAnswer(await get(staticServer, entry!.aliases[0]!), await get(dynamicServer, entry!.request), entry!.aliases[0]!);
+    sameAnswer(
+      await get(staticServer, entry!.aliases[0]!),
+      await get(dynamicServer, entry!.request),
+      entry!.aliases[0]!,
+    );
     expect(staticServer.sources).toEqual(['static']);
   });
 
   it('answers other spellings of a pre-rendered request, HEAD and conditional GETs from files too, exactly as dynamically', async () => {
     const league = 'eng.1';
-    const urls = [`/get/soccer/${league}/fixtures`, `/get/soccer/${league}/fixtures?status=ALL&page=1&utm=x`, `/get/soccer/ENG.1/clubs/`, '/get/soccer/leagues?available=false'];
+    const urls = [
+      `/get/soccer/${league}/fixtures`,
+      `/get/soccer/${league}/fixtures?status=ALL&page=1&utm=x`,
+      `/get/soccer/ENG.1/clubs/`,
+      '/get/soccer/leagues?available=false',
+    ];
     staticServer.sources.length = 0;
     for (const url of urls) {
       const plain = await get(dynamicServer, url);
-      for (const [headers, method] of [[{}, 'GET'], [{}, 'HEAD'], [{ 'if-none-match': plain.headers.etag! }, 'GET'], [{ 'if-none-match': `W/${plain.headers.etag}, "x"` }, 'GET'], [{ 'accept-encoding': 'gzip' }, 'GET']] as const) {
+      for (const [headers, method] of [
+        [{}, 'GET'],
+        [{}, 'HEAD'],
+        [{ 'if-none-match': plain.headers.etag! }, 'GET'],
+        [{ 'if-none-match': `W/${plain.headers.etag}, "x"` }, 'GET'],
+        [{ 'accept-encoding': 'gzip' }, 'GET'],
+      ] as const) {
         const [a, b] = [await get(staticServer, url, headers, method), await get(dynamicServer, url, headers, method)];
         sameAnswer(a, b, `${method} ${url} ${JSON.stringify(headers)}`);
       }
@@ -91,7 +112,9 @@ describe('static-first server', () => {
 
   it('picks up a newly published build without a restart and never mixes two builds in one response', async () => {
     const conn = new Database(db, { readonly: true });
-    const { league, id, date } = conn.prepare('SELECT league_slug AS league, id, scoreboard_date AS date FROM matches ORDER BY kickoff, id LIMIT 1').get() as Record<string, string>;
+    const { league, id, date } = conn
+      .prepare('SELECT league_slug AS league, id, scoreboard_date AS date FROM matches ORDER BY kickoff, id LIMIT 1')
+      .get() as Record<string, string>;
     conn.close();
     const url = `/get/soccer/${league}/scoreboard?dates=${date}`;
     const first = await get(staticServer, url);
@@ -105,7 +128,9 @@ describe('static-first server', () => {
     })();
     for (let i = 0; i < 4; i++) {
       const w = new Database(db);
-      w.prepare(`UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ? WHERE league_slug = ? AND id = ?`).run(`Build ${i}`, `h${i}`, league, id);
+      w.prepare(
+        `UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ? WHERE league_slug = ? AND id = ?`,
+      ).run(`Build ${i}`, `h${i}`, league, id);
       w.close();
       await buildInto(db, out);
     }

@@ -20,7 +20,10 @@ interface Served {
 const children: ChildProcessWithoutNullStreams[] = [];
 
 function serve(...args: string[]): Promise<Served> {
-  const child = spawn(CLI[0], [...CLI.slice(1), 'serve', '--port', '0', ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+  const child = spawn(CLI[0], [...CLI.slice(1), 'serve', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CI: 'true' },
+  });
   children.push(child);
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -52,7 +55,8 @@ describe('fds serve', () => {
   it('documents its options', () => {
     const r = spawnSync(CLI[0], [...CLI.slice(1), 'serve', '--help'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(0);
-    for (const opt of ['--db <path>', '--dir <dir>', '--port <port>', '--host <host>', '--trust-proxy']) expect(r.stdout).toContain(opt);
+    for (const opt of ['--db <path>', '--dir <dir>', '--port <port>', '--host <host>', '--trust-proxy'])
+      expect(r.stdout).toContain(opt);
   });
 
   it('renders every request dynamically from a directory without a build, logs each, and exits 0 on SIGTERM', async () => {
@@ -75,7 +79,10 @@ describe('fds serve', () => {
     const s = await serve('--db', path.join(tempDir('fds-nostore-'), 'none.sqlite'));
     const health = await rawRequest(s.port, 'GET', '/health');
     expect(health.status).toBe(503);
-    expect(JSON.parse(health.body.toString())).toMatchObject({ status: 'unhealthy', database: { status: 'disconnected' } });
+    expect(JSON.parse(health.body.toString())).toMatchObject({
+      status: 'unhealthy',
+      database: { status: 'disconnected' },
+    });
     s.child.kill('SIGINT');
     expect(await s.exited).toBe(0);
   });

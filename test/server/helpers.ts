@@ -30,4 +30,5 @@ export function rawExchange(port: number, bytes: string | Buffer): Promise<RawAn
   });
 }
 
-export const get = (target: string, extra = '') => `GET ${target} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n${extra}\r\n`;
+export const get = (target: string, extra = '') =>
+  `GET ${target} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n${extra}\r\n`;

@@ -66,8 +66,15 @@ describe('fallback server: malformed requests', () => {
     expect(JSON.parse(res.body).league.slug).toBe('eng.1');
   });
 
-  it('answers raw non-ASCII bytes in a path segment with the segment\'s 400', async () => {
-    const res = await rawExchange(port, Buffer.concat([Buffer.from('GET /get/soccer/'), Buffer.from([0xc3, 0x28]), Buffer.from('/clubs HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n')]));
+  it("answers raw non-ASCII bytes in a path segment with the segment's 400", async () => {
+    const res = await rawExchange(
+      port,
+      Buffer.concat([
+        Buffer.from('GET /get/soccer/'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('/clubs HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'),
+      ]),
+    );
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });
@@ -86,7 +93,9 @@ describe('fallback server: transport', () => {
     const br = await rawRequest(port, 'GET', '/get/soccer/eng.1/events/9001', { 'accept-encoding': 'gzip, br' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
-    const gz = await rawRequest(port, 'GET', '/get/soccer/eng.1/events/9001', { 'accept-encoding': 'gzip;q=1, br;q=0' });
+    const gz = await rawRequest(port, 'GET', '/get/soccer/eng.1/events/9001', {
+      'accept-encoding': 'gzip;q=1, br;q=0',
+    });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
     expect(gz.headers.etag).toBe(plain.headers.etag);
@@ -128,7 +137,12 @@ describe('fallback server: transport', () => {
     await rawRequest(port, 'GET', '/get/soccer/leagues?kind=all');
     await rawRequest(port, 'POST', '/nope');
     expect(logs).toHaveLength(2);
-    expect(JSON.parse(logs[0]!)).toMatchObject({ method: 'GET', url: '/get/soccer/leagues?kind=all', status: 200, source: 'dynamic' });
+    expect(JSON.parse(logs[0]!)).toMatchObject({
+      method: 'GET',
+      url: '/get/soccer/leagues?kind=all',
+      status: 200,
+      source: 'dynamic',
+    });
     expect(JSON.parse(logs[1]!)).toMatchObject({ method: 'POST', status: 404 });
   });
 });
@@ -140,7 +154,10 @@ describe('fallback server: store availability', () => {
     const { port } = await start({ storeFile: file, storeRetryMs: 0 });
     const down = await rawRequest(port, 'GET', '/health');
     expect(down.status).toBe(503);
-    expect(JSON.parse(down.body.toString())).toMatchObject({ status: 'unhealthy', database: { status: 'disconnected', name: 'late.sqlite' } });
+    expect(JSON.parse(down.body.toString())).toMatchObject({
+      status: 'unhealthy',
+      database: { status: 'disconnected', name: 'late.sqlite' },
+    });
     expect((await rawRequest(port, 'GET', '/get/soccer/leagues')).status).toBe(503);
     fs.copyFileSync(storeFile, file);
     const up = await rawRequest(port, 'GET', '/health');
@@ -155,7 +172,10 @@ describe('fallback server: store availability', () => {
     const { port } = await start({ storeFile: file });
     const res = await rawRequest(port, 'GET', '/api/health');
     expect(res.status).toBe(503);
-    expect(JSON.parse(res.body.toString())).toMatchObject({ status: 'unhealthy', database: { status: 'error', name: 'corrupt.sqlite' } });
+    expect(JSON.parse(res.body.toString())).toMatchObject({
+      status: 'unhealthy',
+      database: { status: 'error', name: 'corrupt.sqlite' },
+    });
   });
 
   it('reopens the store when a new snapshot file is moved into place', async () => {

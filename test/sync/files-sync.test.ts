@@ -18,7 +18,9 @@ describe('sync from recorded files', () => {
     const { db } = tempStore();
     const report = await sync(db, RECORDED);
     expect(report.units.failed).toBe(0);
-    const matches = db.prepare("SELECT id, state, status_name FROM matches WHERE league_slug = 'eng.1' ORDER BY id").all();
+    const matches = db
+      .prepare("SELECT id, state, status_name FROM matches WHERE league_slug = 'eng.1' ORDER BY id")
+      .all();
     expect(matches).toEqual([
       { id: '9001', state: 'post', status_name: 'STATUS_FULL_TIME' },
       { id: '9002', state: 'pre', status_name: 'STATUS_SCHEDULED' },
@@ -27,10 +29,16 @@ describe('sync from recorded files', () => {
     ]);
     expect(db.prepare('SELECT count(*) FROM plays WHERE match_id = ?').pluck().get('9001')).toBe(8);
     expect(db.prepare('SELECT complete FROM play_streams WHERE match_id = ?').pluck().get('9001')).toBe(1);
-    expect(JSON.parse(db.prepare("SELECT coach_json FROM clubs WHERE id = '1001'").pluck().get() as string)).toMatchObject({ displayName: 'Eve Harbour' });
+    expect(
+      JSON.parse(db.prepare("SELECT coach_json FROM clubs WHERE id = '1001'").pluck().get() as string),
+    ).toMatchObject({ displayName: 'Eve Harbour' });
     expect(db.prepare("SELECT count(*) FROM players WHERE club_id = '1001'").pluck().get()).toBe(3);
-    expect(db.prepare("SELECT season, group_id FROM standings WHERE league_slug = 'eng.1'").all()).toEqual([{ season: '2025', group_id: '1' }]);
-    expect(db.prepare("SELECT season_json FROM leagues WHERE slug = 'eng.1'").pluck().get()).toBe('{"year":2025,"displayName":"2025-26 English Premier League"}');
+    expect(db.prepare("SELECT season, group_id FROM standings WHERE league_slug = 'eng.1'").all()).toEqual([
+      { season: '2025', group_id: '1' },
+    ]);
+    expect(db.prepare("SELECT season_json FROM leagues WHERE slug = 'eng.1'").pluck().get()).toBe(
+      '{"year":2025,"displayName":"2025-26 English Premier League"}',
+    );
   });
 
   it('names the athletes of core plays from the match lineup and the club roster', async () => {
@@ -63,7 +71,7 @@ describe('sync from recorded files', () => {
     expect(after.store_meta).toContain(JSON.stringify({ key: 'snapshot_at', value: '2026-03-22T15:00:00Z' }));
   });
 
-  it('keeps every other unit and the damaged unit\'s stored data when one file is corrupt, and reports the failure', async () => {
+  it("keeps every other unit and the damaged unit's stored data when one file is corrupt, and reports the failure", async () => {
     const { db } = tempStore();
     await sync(db, RECORDED);
     const storedLive = db.prepare("SELECT record_json FROM matches WHERE id = '9004'").pluck().get();
@@ -83,13 +91,19 @@ describe('sync from recorded files', () => {
     expect(report.failures[0]!.error).toMatch(/not valid JSON/);
     expect(db.prepare("SELECT record_json FROM matches WHERE id = '9004'").pluck().get()).toBe(storedLive);
     expect(db.prepare("SELECT count(*) FROM players WHERE record_json LIKE '%Ada Stone-Marsh%'").pluck().get()).toBe(1);
-    const state = db.prepare("SELECT last_error, last_success_at FROM sync_state WHERE resource = 'scoreboard' AND resource_key = '20260322'").get() as {
+    const state = db
+      .prepare(
+        "SELECT last_error, last_success_at FROM sync_state WHERE resource = 'scoreboard' AND resource_key = '20260322'",
+      )
+      .get() as {
       last_error: string;
       last_success_at: string;
     };
     expect(state.last_error).toMatch(/not valid JSON/);
     expect(state.last_success_at).toBe('2026-03-22T15:00:00Z');
-    expect(db.prepare("SELECT value FROM store_meta WHERE key = 'last_successful_sync_at'").pluck().get()).toBe('2026-03-22T15:00:00Z');
+    expect(db.prepare("SELECT value FROM store_meta WHERE key = 'last_successful_sync_at'").pluck().get()).toBe(
+      '2026-03-22T15:00:00Z',
+    );
   });
 
   it('does not let an invalid payload or an empty one erase what is stored', async () => {
@@ -99,7 +113,10 @@ describe('sync from recorded files', () => {
     fs.writeFileSync(path.join(dir, 'eng.1/summary/9001.json'), JSON.stringify({ boxscore: {} }));
     fs.writeFileSync(path.join(dir, 'eng.1/roster/1001.json'), JSON.stringify({ athletes: [] }));
     for (const p of [1, 2, 3]) fs.rmSync(path.join(dir, `eng.1/plays/9001-${p}.json`));
-    fs.writeFileSync(path.join(dir, 'eng.1/plays/9001.json'), JSON.stringify({ count: 0, pageIndex: 0, pageSize: 1000, pageCount: 0, items: [] }));
+    fs.writeFileSync(
+      path.join(dir, 'eng.1/plays/9001.json'),
+      JSON.stringify({ count: 0, pageIndex: 0, pageSize: 1000, pageCount: 0, items: [] }),
+    );
     const report = await sync(db, dir);
     expect(report.failures.map((f) => f.resource)).toEqual(['summary']);
     expect(db.prepare("SELECT count(*) FROM match_summaries WHERE match_id = '9001'").pluck().get()).toBe(1);
@@ -107,15 +124,19 @@ describe('sync from recorded files', () => {
     expect(db.prepare("SELECT count(*) FROM plays WHERE match_id = '9001'").pluck().get()).toBe(8);
   });
 
-  it('moves a league\'s lastSyncedAt and the snapshot time only when its data changed', async () => {
+  it("moves a league's lastSyncedAt and the snapshot time only when its data changed", async () => {
     const { db } = tempStore();
     await sync(db, RECORDED, '2026-03-22T15:00:00Z');
     const dir = copyRecorded();
     const file = path.join(dir, 'eng.1/scoreboard/20260322.json');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"58\'"', '"59\'"'));
     await sync(db, dir, '2026-03-22T15:01:00Z');
-    expect(db.prepare("SELECT last_synced_at FROM leagues WHERE slug = 'eng.1'").pluck().get()).toBe('2026-03-22T15:01:00Z');
+    expect(db.prepare("SELECT last_synced_at FROM leagues WHERE slug = 'eng.1'").pluck().get()).toBe(
+      '2026-03-22T15:01:00Z',
+    );
     expect(db.prepare("SELECT last_synced_at FROM leagues WHERE slug = 'esp.1'").pluck().get()).toBeNull();
-    expect(db.prepare("SELECT value FROM store_meta WHERE key = 'snapshot_at'").pluck().get()).toBe('2026-03-22T15:01:00Z');
+    expect(db.prepare("SELECT value FROM store_meta WHERE key = 'snapshot_at'").pluck().get()).toBe(
+      '2026-03-22T15:01:00Z',
+    );
   });
 });

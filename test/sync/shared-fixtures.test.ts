@@ -20,11 +20,20 @@ interface RawCompetitor {
 }
 interface RawEvent {
   id: string;
-  competitions: Array<{ competitors: RawCompetitor[]; status: { type: { name: string; state: string; completed: boolean } } }>;
+  competitions: Array<{
+    competitors: RawCompetitor[];
+    status: { type: { name: string; state: string; completed: boolean } };
+  }>;
 }
 
-function expectedMatches(): Map<string, { league: string; home: string; away: string; scores: Array<string | null>; status: string }> {
-  const out = new Map<string, { league: string; home: string; away: string; scores: Array<string | null>; status: string }>();
+function expectedMatches(): Map<
+  string,
+  { league: string; home: string; away: string; scores: Array<string | null>; status: string }
+> {
+  const out = new Map<
+    string,
+    { league: string; home: string; away: string; scores: Array<string | null>; status: string }
+  >();
   for (const league of fs.readdirSync(SHARED_ESPN)) {
     if (!LEAGUE_SLUGS.includes(league)) continue;
     const dir = path.join(SHARED_ESPN, league, 'scoreboard');
@@ -52,12 +61,18 @@ function expectedMatches(): Map<string, { league: string; home: string; away: st
 describe.skipIf(!present)('sync of the recorded ESPN responses in ../shared', () => {
   it('stores every match of the 16 leagues once, with its ids, teams, scores and status', async () => {
     const { db } = tempStore();
-    const report = await runSync(db, new FilesProvider(SHARED_ESPN), { leagues: LEAGUE_SLUGS, concurrency: 4, clock: () => new Date('2026-11-01T00:00:00Z') });
+    const report = await runSync(db, new FilesProvider(SHARED_ESPN), {
+      leagues: LEAGUE_SLUGS,
+      concurrency: 4,
+      clock: () => new Date('2026-11-01T00:00:00Z'),
+    });
     expect(report.failures).toEqual([]);
 
     const expected = expectedMatches();
     expect(expected.size).toBeGreaterThan(20);
-    const rows = db.prepare('SELECT league_slug, id, home_id, away_id, status_name, record_json FROM matches').all() as Array<{
+    const rows = db
+      .prepare('SELECT league_slug, id, home_id, away_id, status_name, record_json FROM matches')
+      .all() as Array<{
       league_slug: string;
       id: string;
       home_id: string;
@@ -71,7 +86,10 @@ describe.skipIf(!present)('sync of the recorded ESPN responses in ../shared', ()
     for (const r of fromBoards) {
       const want = expected.get(`${r.league_slug}/${r.id}`)!;
       const rec = JSON.parse(r.record_json) as { competitors: Array<{ score: string | null }> };
-      expect({ home: r.home_id, away: r.away_id, status: r.status_name, scores: rec.competitors.map((c) => c.score) }, r.id).toEqual({
+      expect(
+        { home: r.home_id, away: r.away_id, status: r.status_name, scores: rec.competitors.map((c) => c.score) },
+        r.id,
+      ).toEqual({
         home: want.home,
         away: want.away,
         status: want.status,
@@ -85,18 +103,36 @@ describe.skipIf(!present)('sync of the recorded ESPN responses in ../shared', ()
 
   it('stores the recorded plays, roster, teams and standings', async () => {
     const { db } = tempStore();
-    await runSync(db, new FilesProvider(SHARED_ESPN), { leagues: LEAGUE_SLUGS, concurrency: 4, clock: () => new Date('2026-11-01T00:00:00Z') });
-    expect(db.prepare("SELECT count, complete FROM play_streams WHERE match_id = '740722'").get()).toEqual({ count: 175, complete: 1 });
+    await runSync(db, new FilesProvider(SHARED_ESPN), {
+      leagues: LEAGUE_SLUGS,
+      concurrency: 4,
+      clock: () => new Date('2026-11-01T00:00:00Z'),
+    });
+    expect(db.prepare("SELECT count, complete FROM play_streams WHERE match_id = '740722'").get()).toEqual({
+      count: 175,
+      complete: 1,
+    });
     // Page 1 of 2 only: stored, and known to be incomplete.
-    expect(db.prepare("SELECT count, complete FROM play_streams WHERE match_id = '401877018'").get()).toEqual({ count: 1000, complete: 0 });
+    expect(db.prepare("SELECT count, complete FROM play_streams WHERE match_id = '401877018'").get()).toEqual({
+      count: 1000,
+      complete: 0,
+    });
     expect(db.prepare("SELECT count(*) FROM players WHERE club_id = '227'").pluck().get()).toBe(35);
     expect(db.prepare("SELECT count(*) FROM league_clubs WHERE league_slug = 'bra.1'").pluck().get()).toBe(20);
-    const table = db.prepare("SELECT record_json FROM standings WHERE league_slug = 'eng.1' AND season = '2020'").pluck().get() as string;
+    const table = db
+      .prepare("SELECT record_json FROM standings WHERE league_slug = 'eng.1' AND season = '2020'")
+      .pluck()
+      .get() as string;
     const group = JSON.parse(table) as { entries: Array<{ rank: number; team: { displayName: string } }> };
     expect(group.entries).toHaveLength(20);
     expect(group.entries[0]).toMatchObject({ rank: 1, team: { displayName: 'Manchester City' } });
-    const summary = db.prepare("SELECT sections_json FROM match_summaries WHERE league_slug = 'ita.1' AND match_id = '554204'").pluck().get() as string;
-    expect(Object.keys(JSON.parse(summary))).toEqual(expect.arrayContaining(['header', 'boxscore', 'keyEvents', 'rosters', 'gameInfo', 'commentary']));
+    const summary = db
+      .prepare("SELECT sections_json FROM match_summaries WHERE league_slug = 'ita.1' AND match_id = '554204'")
+      .pluck()
+      .get() as string;
+    expect(Object.keys(JSON.parse(summary))).toEqual(
+      expect.arrayContaining(['header', 'boxscore', 'keyEvents', 'rosters', 'gameInfo', 'commentary']),
+    );
   });
 
   it('is idempotent on real data', async () => {
@@ -104,7 +140,10 @@ describe.skipIf(!present)('sync of the recorded ESPN responses in ../shared', ()
     const opts = { leagues: LEAGUE_SLUGS, concurrency: 4, clock: () => new Date('2026-11-01T00:00:00Z') };
     await runSync(db, new FilesProvider(SHARED_ESPN), opts);
     const before = dumpContent(db);
-    const again = await runSync(db, new FilesProvider(SHARED_ESPN), { ...opts, clock: () => new Date('2026-11-02T00:00:00Z') });
+    const again = await runSync(db, new FilesProvider(SHARED_ESPN), {
+      ...opts,
+      clock: () => new Date('2026-11-02T00:00:00Z'),
+    });
     expect(again.written).toBe(0);
     expect(dumpContent(db)).toEqual(before);
   });

@@ -5,7 +5,14 @@ import { compareText, leagueBody } from '../serialize/league.js';
 
 export const SERVICE_NAME = 'Football Data Service';
 export const API_VERSION = '2.0.0';
-export const FEATURES = ['league-catalog', 'club-catalog', 'fixtures-and-live-scores', 'match-summary', 'play-by-play', 'standings'];
+export const FEATURES = [
+  'league-catalog',
+  'club-catalog',
+  'fixtures-and-live-scores',
+  'match-summary',
+  'play-by-play',
+  'standings',
+];
 
 export function leagues(store: StoreReader, q: { kind: string; available: boolean }): HandlerResult {
   const list = store.leagues

@@ -11,7 +11,12 @@ import { requireLeague } from '../serialize/league.js';
 export const FIXTURE_STATUSES = ['all', 'scheduled', 'live', 'finished'] as const;
 export type FixtureStatus = (typeof FIXTURE_STATUSES)[number];
 
-export const STATE_OF: Record<FixtureStatus, MatchState | null> = { all: null, scheduled: 'pre', live: 'in', finished: 'post' };
+export const STATE_OF: Record<FixtureStatus, MatchState | null> = {
+  all: null,
+  scheduled: 'pre',
+  live: 'in',
+  finished: 'post',
+};
 
 const events = (store: StoreReader, league: string, rows: MatchRow[]) => {
   const catalogue = store.catalogue(league);

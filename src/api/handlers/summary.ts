@@ -14,9 +14,19 @@ import { competitionBody } from '../serialize/event.js';
 import type { LeagueBody } from '../serialize/league.js';
 import { requireLeague } from '../serialize/league.js';
 
-const ARRAY_SECTIONS = new Set(['keyEvents', 'rosters', 'commentary', 'broadcasts', 'odds', 'leaders', 'news', 'videos']);
+const ARRAY_SECTIONS = new Set([
+  'keyEvents',
+  'rosters',
+  'commentary',
+  'broadcasts',
+  'odds',
+  'leaders',
+  'news',
+  'videos',
+]);
 
-export const TOP_SCORERS_REASON = 'League top scorers are not stored by this service; per-match leaders are in the leaders section.';
+export const TOP_SCORERS_REASON =
+  'League top scorers are not stored by this service; per-match leaders are in the leaders section.';
 
 function requireMatch(store: StoreReader, league: string, eventId: string): { league: LeagueBody; match: MatchRow } {
   const { body } = requireLeague(store, league);
@@ -29,9 +39,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The stored header with `league` replaced by the league record (inserted after `season` when absent). */
 function withLeague(header: Record<string, unknown>, league: LeagueBody): Record<string, unknown> {
-  if ('league' in header) return Object.fromEntries(Object.entries(header).map(([k, v]) => [k, k === 'league' ? league : v]));
+  if ('league' in header)
+    return Object.fromEntries(Object.entries(header).map(([k, v]) => [k, k === 'league' ? league : v]));
   const entries = Object.entries(header);
-  const at = ['season', 'uid', 'id'].map((k) => entries.findIndex(([key]) => key === k)).find((i) => i >= 0) ?? entries.length - 1;
+  const at =
+    ['season', 'uid', 'id'].map((k) => entries.findIndex(([key]) => key === k)).find((i) => i >= 0) ??
+    entries.length - 1;
   entries.splice(at + 1, 0, ['league', league]);
   return Object.fromEntries(entries);
 }
@@ -62,7 +75,12 @@ function dataAvailability(store: StoreReader, league: string, match: MatchRow, s
 
 const later = (a: string, b: string | undefined) => (b !== undefined && b > a ? b : a);
 
-export function summary(store: StoreReader, league: string, eventId: string, fields: ReadonlySet<SummaryField> | null): HandlerResult {
+export function summary(
+  store: StoreReader,
+  league: string,
+  eventId: string,
+  fields: ReadonlySet<SummaryField> | null,
+): HandlerResult {
   const { league: leagueBody, match } = requireMatch(store, league, eventId);
   const stored: SummaryRow | undefined = store.matches.summary(league, eventId);
   const sections = stored?.sections ?? {};

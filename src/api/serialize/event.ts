@@ -20,7 +20,12 @@ export function statusBody(s: MatchStatusRecord) {
   };
 }
 
-export const statBody = (s: StatRecord) => ({ name: s.name, abbreviation: s.abbreviation, displayValue: s.displayValue, value: s.value });
+export const statBody = (s: StatRecord) => ({
+  name: s.name,
+  abbreviation: s.abbreviation,
+  displayValue: s.displayValue,
+  value: s.value,
+});
 
 function competitorBody(c: CompetitorRecord, catalogue: ReadonlySet<string>) {
   const out: Record<string, unknown> = {

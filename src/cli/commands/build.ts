@@ -20,11 +20,15 @@ const n = (v: number) => v.toLocaleString('en-US');
 
 export function summaryLine(s: BuildSummary, out: string): string {
   const mb = (s.bytes / 1e6).toFixed(1);
-  const left = s.rules.tiers.filter((t) => t.candidates > t.admitted).map((t) => `${t.tier} ${n(t.candidates - t.admitted)}`);
+  const left = s.rules.tiers
+    .filter((t) => t.candidates > t.admitted)
+    .map((t) => `${t.tier} ${n(t.candidates - t.admitted)}`);
   const rules =
     `${n(s.rules.total)} rules of ${n(s.rules.budget)} (${n(s.rules.literals)} literal, ${n(s.rules.escapes)} escape, 1 catch-all` +
     (left.length ? `; spellings left to the fallback: ${left.join(', ')})` : ')');
-  const where = s.published ? `published ${out} -> ${path.basename(s.release)}` : `nothing changed, ${out} stays ${path.basename(s.release)}`;
+  const where = s.published
+    ? `published ${out} -> ${path.basename(s.release)}`
+    : `nothing changed, ${out} stays ${path.basename(s.release)}`;
   return (
     `build: ${n(s.files)} files, ${mb} MB: ${n(s.added + s.changed)} written (${n(s.added)} new, ${n(s.changed)} changed), ` +
     `${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ${rules}; ${where} in ${s.seconds.toFixed(1)}s`
@@ -33,16 +37,36 @@ export function summaryLine(s: BuildSummary, out: string): string {
 
 export function buildCommand(): Command {
   return new Command('build')
-    .description('pre-render every enumerable response into --out with Netlify rules and headers, published atomically (incremental unless --full)')
-    .option('--out <dir>', 'output: a symlink to the published release (releases live in .<name>.releases/ beside it)', 'dist')
+    .description(
+      'pre-render every enumerable response into --out with Netlify rules and headers, published atomically (incremental unless --full)',
+    )
+    .option(
+      '--out <dir>',
+      'output: a symlink to the published release (releases live in .<name>.releases/ beside it)',
+      'dist',
+    )
     .option('--full', 'render and write every file instead of reusing unchanged ones from the published release', false)
     .option('--concurrency <n>', 'files compared and written at once', parsePositiveInt('--concurrency'), 16)
-    .option('--rule-budget <n>', 'most rules in _redirects; literal rules beyond it are left to the fallback (Netlify advises ≤ 10,000)', parsePositiveInt('--rule-budget'), DEFAULT_RULE_BUDGET)
-    .option('--fallback <target>', 'where requests without a file go: a Netlify Function path or an origin URL (env FDS_FALLBACK)', process.env.FDS_FALLBACK ?? DEFAULT_FALLBACK)
-    .option('--keep <n>', 'older releases kept beside the published one', (v) => {
-      if (!/^\d+$/.test(v)) throw new UsageError(`--keep must be a non-negative integer, got ${JSON.stringify(v)}`);
-      return Number(v);
-    }, 2)
+    .option(
+      '--rule-budget <n>',
+      'most rules in _redirects; literal rules beyond it are left to the fallback (Netlify advises ≤ 10,000)',
+      parsePositiveInt('--rule-budget'),
+      DEFAULT_RULE_BUDGET,
+    )
+    .option(
+      '--fallback <target>',
+      'where requests without a file go: a Netlify Function path or an origin URL (env FDS_FALLBACK)',
+      process.env.FDS_FALLBACK ?? DEFAULT_FALLBACK,
+    )
+    .option(
+      '--keep <n>',
+      'older releases kept beside the published one',
+      (v) => {
+        if (!/^\d+$/.test(v)) throw new UsageError(`--keep must be a non-negative integer, got ${JSON.stringify(v)}`);
+        return Number(v);
+      },
+      2,
+    )
     .action(async function (this: Command) {
       const f = this.opts<BuildFlags>();
       const progress = new Progress('build');

@@ -12,9 +12,16 @@ interface CheckFlags {
 
 export function checkCommand(): Command {
   return new Command('check')
-    .description('verify the published build: every file equals its dynamic render, and sampled requests resolved through Netlify\'s matcher and the static-first server get the dynamic answer')
+    .description(
+      "verify the published build: every file equals its dynamic render, and sampled requests resolved through Netlify's matcher and the static-first server get the dynamic answer",
+    )
     .option('--dir <dir>', 'the published build', 'dist')
-    .option('--sample <n>', 'generated requests to resolve through the rules and the static lookup', parsePositiveInt('--sample'), 1000)
+    .option(
+      '--sample <n>',
+      'generated requests to resolve through the rules and the static lookup',
+      parsePositiveInt('--sample'),
+      1000,
+    )
     .option('--seed <n>', 'seed of the generated requests', parsePositiveInt('--seed'), 1)
     .action(async function (this: Command) {
       const f = this.opts<CheckFlags>();
@@ -37,7 +44,8 @@ export function checkCommand(): Command {
         return;
       }
       for (const reason of report.reasons) process.stderr.write(`mismatch: ${reason}\n`);
-      if (mismatches > report.reasons.length) process.stderr.write(`mismatch: … and ${mismatches - report.reasons.length} more\n`);
+      if (mismatches > report.reasons.length)
+        process.stderr.write(`mismatch: … and ${mismatches - report.reasons.length} more\n`);
       throw new UsageError(line);
     });
 }

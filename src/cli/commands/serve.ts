@@ -16,19 +16,32 @@ interface ServeFlags {
 }
 
 function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0–65535, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--port must be 0–65535, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
 export function serveCommand(): Command {
   return new Command('serve')
-    .description('serve the API: pre-rendered files from --dir when a build is there, every other request rendered from the store')
+    .description(
+      'serve the API: pre-rendered files from --dir when a build is there, every other request rendered from the store',
+    )
     .option('--dir <dir>', 'directory of a published build', 'dist')
     .option('--port <port>', 'TCP port (0 = any free port)', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--trust-proxy', 'rate-limit by the first X-Forwarded-For address (only behind a proxy you control)', false)
-    .option('--rate-limit <n>', 'requests per minute per client on /get/*', parsePositiveInt('--rate-limit'), DEFAULT_RATE_LIMITS.api)
-    .option('--rate-limit-other <n>', 'requests per minute per client elsewhere', parsePositiveInt('--rate-limit-other'), DEFAULT_RATE_LIMITS.other)
+    .option(
+      '--rate-limit <n>',
+      'requests per minute per client on /get/*',
+      parsePositiveInt('--rate-limit'),
+      DEFAULT_RATE_LIMITS.api,
+    )
+    .option(
+      '--rate-limit-other <n>',
+      'requests per minute per client elsewhere',
+      parsePositiveInt('--rate-limit-other'),
+      DEFAULT_RATE_LIMITS.other,
+    )
     .option('--no-rate-limiting', 'turn rate limiting off')
     .action(async function (this: Command) {
       const f = this.opts<ServeFlags>();
@@ -37,7 +50,9 @@ export function serveCommand(): Command {
         storeFile: f.db,
         staticLookup,
         trustProxy: f.trustProxy,
-        rateLimit: f.rateLimiting ? { api: f.rateLimit, other: f.rateLimitOther, windowMs: DEFAULT_RATE_LIMITS.windowMs } : null,
+        rateLimit: f.rateLimiting
+          ? { api: f.rateLimit, other: f.rateLimitOther, windowMs: DEFAULT_RATE_LIMITS.windowMs }
+          : null,
       });
       const address = await api.listen(f.port, f.host);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -41,9 +41,17 @@ function parseDate(name: string) {
 
 function parseLeagues(value: string | undefined): string[] {
   if (!value) return [...LEAGUE_SLUGS];
-  const slugs = [...new Set(value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const slugs = [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = slugs.filter((s) => !LEAGUE_SLUGS.includes(s));
-  if (unknown.length) throw new UsageError(`unknown league(s): ${unknown.join(', ')} (known: ${LEAGUE_SLUGS.join(', ')})`);
+  if (unknown.length)
+    throw new UsageError(`unknown league(s): ${unknown.join(', ')} (known: ${LEAGUE_SLUGS.join(', ')})`);
   return slugs;
 }
 
@@ -92,8 +100,12 @@ async function demoClock(today: string): Promise<Clock> {
 /** The distinct reasons units failed, most frequent first, for the one-line summary. */
 function failureReasons(report: SyncReport): string {
   const counts = new Map<string, number>();
-  for (const f of report.failures) counts.set(f.error ?? 'unknown error', (counts.get(f.error ?? 'unknown error') ?? 0) + 1);
-  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([reason, n]) => `${n}× ${reason}`);
+  for (const f of report.failures)
+    counts.set(f.error ?? 'unknown error', (counts.get(f.error ?? 'unknown error') ?? 0) + 1);
+  const top = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([reason, n]) => `${n}× ${reason}`);
   return top.join(' | ') + (counts.size > 3 ? ` | ${counts.size - 3} other reasons` : '');
 }
 
@@ -106,14 +118,17 @@ function parseOrigin(name: string) {
       url = undefined;
     }
     if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
-      throw new UsageError(`${name} must be an http(s) origin such as https://site.api.espn.com, got ${JSON.stringify(value)}`);
+      throw new UsageError(
+        `${name} must be an http(s) origin such as https://site.api.espn.com, got ${JSON.stringify(value)}`,
+      );
     }
     return value;
   };
 }
 
 function parseRetries(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 20) throw new UsageError(`--retries must be an integer from 0 to 20, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) > 20)
+    throw new UsageError(`--retries must be an integer from 0 to 20, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -136,28 +151,68 @@ ESPN over HTTP (--provider espn):
   failure. At most --concurrency requests are in flight. Exit code 1 when any unit failed; what
   succeeded is kept, and nothing stored is erased by a failure.`,
     )
-    .addOption(new Option('--provider <name>', 'where the data comes from').choices(['demo', 'files', 'espn']).makeOptionMandatory())
+    .addOption(
+      new Option('--provider <name>', 'where the data comes from')
+        .choices(['demo', 'files', 'espn'])
+        .makeOptionMandatory(),
+    )
     .option('--source <dir>', 'files: directory of recorded ESPN responses (<league>/scoreboard/<YYYYMMDD>.json, …)')
     .option('--seed <n>', 'demo: generator seed', parsePositiveInt('--seed'), 1)
-    .option('--today <YYYYMMDD>', 'demo: reference date the season is laid out around (default: today, UTC)', parseDate('--today'))
-    .option('--scale <s>', 'demo: multiply the amount of data (matches) by this factor', (v) => {
-      const n = Number(v);
-      if (!Number.isFinite(n) || n <= 0 || n > 100) throw new UsageError(`--scale must be a number in (0, 100], got ${JSON.stringify(v)}`);
-      return n;
-    }, 1)
+    .option(
+      '--today <YYYYMMDD>',
+      'demo: reference date the season is laid out around (default: today, UTC)',
+      parseDate('--today'),
+    )
+    .option(
+      '--scale <s>',
+      'demo: multiply the amount of data (matches) by this factor',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isFinite(n) || n <= 0 || n > 100)
+          throw new UsageError(`--scale must be a number in (0, 100], got ${JSON.stringify(v)}`);
+        return n;
+      },
+      1,
+    )
     .option('--base-url <origin>', 'espn: site API origin', parseOrigin('--base-url'), 'https://site.api.espn.com')
-    .option('--core-url <origin>', 'espn: core API origin (play-by-play)', parseOrigin('--core-url'), 'https://sports.core.api.espn.com')
+    .option(
+      '--core-url <origin>',
+      'espn: core API origin (play-by-play)',
+      parseOrigin('--core-url'),
+      'https://sports.core.api.espn.com',
+    )
     .option('--leagues <slugs>', 'comma-separated league slugs (default: all 16)')
-    .option('--from <YYYYMMDD>', `espn: first scoreboard day (default: today − ${DEFAULT_WINDOW_BACK} days)`, parseDate('--from'))
-    .option('--to <YYYYMMDD>', `espn: last scoreboard day (default: today + ${DEFAULT_WINDOW_AHEAD} days)`, parseDate('--to'))
+    .option(
+      '--from <YYYYMMDD>',
+      `espn: first scoreboard day (default: today − ${DEFAULT_WINDOW_BACK} days)`,
+      parseDate('--from'),
+    )
+    .option(
+      '--to <YYYYMMDD>',
+      `espn: last scoreboard day (default: today + ${DEFAULT_WINDOW_AHEAD} days)`,
+      parseDate('--to'),
+    )
     .option('--season <YYYY>', 'espn: also pull standings for this season (repeatable)', (v, prev: number[] = []) => {
       if (!/^\d{4}$/.test(v)) throw new UsageError(`--season must be a four-digit year, got ${JSON.stringify(v)}`);
       return [...prev, Number(v)];
     })
     .option('--concurrency <n>', 'provider requests in flight at once', parsePositiveInt('--concurrency'), 6)
-    .option('--timeout <ms>', 'espn: per-request timeout in milliseconds, body included', parsePositiveInt('--timeout'), HTTP_DEFAULTS.timeoutMs)
-    .option('--retries <n>', 'espn: retries of a request after a network error, timeout, 408/425/429/5xx or invalid body', parseRetries, HTTP_DEFAULTS.retries)
-    .option('--full', `espn: refetch everything, including finished matches already complete in the store and rosters synced in the last 24 hours`)
+    .option(
+      '--timeout <ms>',
+      'espn: per-request timeout in milliseconds, body included',
+      parsePositiveInt('--timeout'),
+      HTTP_DEFAULTS.timeoutMs,
+    )
+    .option(
+      '--retries <n>',
+      'espn: retries of a request after a network error, timeout, 408/425/429/5xx or invalid body',
+      parseRetries,
+      HTTP_DEFAULTS.retries,
+    )
+    .option(
+      '--full',
+      `espn: refetch everything, including finished matches already complete in the store and rosters synced in the last 24 hours`,
+    )
     .action(async function (this: Command) {
       const f = this.opts<SyncFlags>();
       const leagues = parseLeagues(f.leagues);
@@ -178,7 +233,9 @@ ESPN over HTTP (--provider espn):
         progress.finish();
         const secs = ((performance.now() - started) / 1000).toFixed(1);
         for (const fail of report.failures.slice(0, 20)) {
-          process.stderr.write(`failed: ${fail.league} ${fail.resource}${fail.key ? ` ${fail.key}` : ''}: ${fail.error}\n`);
+          process.stderr.write(
+            `failed: ${fail.league} ${fail.resource}${fail.key ? ` ${fail.key}` : ''}: ${fail.error}\n`,
+          );
         }
         if (report.failures.length > 20) process.stderr.write(`failed: … and ${report.failures.length - 20} more\n`);
         const ignored = report.ignored.length ? `, ${report.ignored.length} ignored` : '';

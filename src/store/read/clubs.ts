@@ -27,9 +27,13 @@ export class ClubQueries {
           UNION ALL
           SELECT id, 0 FROM (${SEEN}) WHERE id NOT IN (SELECT club_id FROM league_clubs WHERE league_slug = @league)
         ) s LEFT JOIN clubs c ON c.id = s.id`),
-      inCatalogue: db.prepare('SELECT EXISTS (SELECT 1 FROM league_clubs WHERE league_slug = ? AND club_id = ?)').pluck(),
-      seenIn: db.prepare(`SELECT record_json FROM matches WHERE league_slug = @league AND (home_id = @id OR away_id = @id)
-        ORDER BY kickoff DESC, id DESC LIMIT 1`).pluck(),
+      inCatalogue: db
+        .prepare('SELECT EXISTS (SELECT 1 FROM league_clubs WHERE league_slug = ? AND club_id = ?)')
+        .pluck(),
+      seenIn: db
+        .prepare(`SELECT record_json FROM matches WHERE league_slug = @league AND (home_id = @id OR away_id = @id)
+        ORDER BY kickoff DESC, id DESC LIMIT 1`)
+        .pluck(),
       club: db.prepare('SELECT record_json, coach_json, last_synced_at FROM clubs WHERE id = ?'),
       rosterSynced: db.prepare('SELECT last_synced_at FROM rosters WHERE club_id = ?').pluck(),
       players: db.prepare('SELECT record_json FROM players WHERE club_id = ? ORDER BY ordinal, id').pluck(),
@@ -55,7 +59,9 @@ export class ClubQueries {
     const catalogSource: CatalogSource = this.s.inCatalogue.get(league, id) === 1 ? 'club-catalog' : 'match-snapshot';
     const seenInMatches = catalogSource === 'match-snapshot' ? this.fromMatches(league, id) : undefined;
     if (catalogSource === 'match-snapshot' && !seenInMatches) return undefined;
-    const row = this.s.club.get(id) as { record_json: string; coach_json: string | null; last_synced_at: string } | undefined;
+    const row = this.s.club.get(id) as
+      | { record_json: string; coach_json: string | null; last_synced_at: string }
+      | undefined;
     const record = row ? (JSON.parse(row.record_json) as ClubRecord) : seenInMatches;
     if (!record) return undefined;
     const rosterSynced = this.s.rosterSynced.get(id) as string | undefined;

@@ -67,7 +67,8 @@ export class LeagueQueries {
 
   /** Coverage of every league with data; a league absent from the map has none. */
   coverage(): Map<string, Coverage> {
-    const counts = (stmt: typeof this.s.matches) => new Map((stmt.all() as Array<{ slug: string; n: number }>).map((r) => [r.slug, r.n]));
+    const counts = (stmt: typeof this.s.matches) =>
+      new Map((stmt.all() as Array<{ slug: string; n: number }>).map((r) => [r.slug, r.n]));
     const matches = counts(this.s.matches);
     const dedicated = counts(this.s.dedicated);
     const seen = counts(this.s.seen);

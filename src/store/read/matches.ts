@@ -54,9 +54,14 @@ export class MatchQueries {
       pageState: db.prepare(`SELECT record_json, state, last_synced_at FROM matches WHERE ${RANGE} AND state = @state
         ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
-      summary: db.prepare('SELECT sections_json, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?'),
-      dates: db.prepare('SELECT DISTINCT scoreboard_date FROM matches WHERE league_slug = ? ORDER BY scoreboard_date').pluck(),
-      idsAfter: db.prepare(`SELECT kickoff, id FROM matches WHERE league_slug = @league AND (kickoff, id) > (@kickoff, @id)
+      summary: db.prepare(
+        'SELECT sections_json, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
+      ),
+      dates: db
+        .prepare('SELECT DISTINCT scoreboard_date FROM matches WHERE league_slug = ? ORDER BY scoreboard_date')
+        .pluck(),
+      idsAfter:
+        db.prepare(`SELECT kickoff, id FROM matches WHERE league_slug = @league AND (kickoff, id) > (@kickoff, @id)
         ORDER BY kickoff, id LIMIT @limit`),
     };
   }
@@ -82,7 +87,9 @@ export class MatchQueries {
 
   summary(league: string, id: string): SummaryRow | undefined {
     const row = this.s.summary.get(league, id) as { sections_json: string; last_synced_at: string } | undefined;
-    return row ? { sections: JSON.parse(row.sections_json) as Record<string, unknown>, lastSyncedAt: row.last_synced_at } : undefined;
+    return row
+      ? { sections: JSON.parse(row.sections_json) as Record<string, unknown>, lastSyncedAt: row.last_synced_at }
+      : undefined;
   }
 
   /** Every stored scoreboard day of a league, ascending. */

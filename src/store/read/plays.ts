@@ -15,11 +15,17 @@ export class PlayQueries {
   constructor(db: DB) {
     this.s = {
       count: db.prepare('SELECT COUNT(*) FROM plays WHERE league_slug = @league AND match_id = @match').pluck(),
-      countImportant: db.prepare(`SELECT COUNT(*) FROM plays WHERE league_slug = @league AND match_id = @match AND ${IMPORTANT}`).pluck(),
-      page: db.prepare(`SELECT record_json FROM plays WHERE league_slug = @league AND match_id = @match
-        ORDER BY sequence LIMIT @limit OFFSET @offset`).pluck(),
-      pageImportant: db.prepare(`SELECT record_json FROM plays WHERE league_slug = @league AND match_id = @match AND ${IMPORTANT}
-        ORDER BY sequence LIMIT @limit OFFSET @offset`).pluck(),
+      countImportant: db
+        .prepare(`SELECT COUNT(*) FROM plays WHERE league_slug = @league AND match_id = @match AND ${IMPORTANT}`)
+        .pluck(),
+      page: db
+        .prepare(`SELECT record_json FROM plays WHERE league_slug = @league AND match_id = @match
+        ORDER BY sequence LIMIT @limit OFFSET @offset`)
+        .pluck(),
+      pageImportant: db
+        .prepare(`SELECT record_json FROM plays WHERE league_slug = @league AND match_id = @match AND ${IMPORTANT}
+        ORDER BY sequence LIMIT @limit OFFSET @offset`)
+        .pluck(),
       any: db.prepare('SELECT EXISTS (SELECT 1 FROM plays WHERE league_slug = ? AND match_id = ?)').pluck(),
     };
   }

@@ -68,7 +68,11 @@ function defaultUserAgent(): string {
   let contact = '';
   try {
     // The same relative path from src/sync/http and build/sync/http.
-    const pkg = createRequire(import.meta.url)('../../../package.json') as { version?: string; homepage?: string; repository?: string | { url?: string } };
+    const pkg = createRequire(import.meta.url)('../../../package.json') as {
+      version?: string;
+      homepage?: string;
+      repository?: string | { url?: string };
+    };
     version = pkg.version ?? version;
     const url = pkg.homepage ?? (typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url);
     if (url) contact = `+${url}; `;
@@ -81,7 +85,11 @@ function defaultUserAgent(): string {
 export function describeError(err: unknown): string {
   if (err instanceof Error) {
     const issues = (err as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-    if (issues?.length) return issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+    if (issues?.length)
+      return issues
+        .slice(0, 3)
+        .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+        .join('; ');
     return err.message;
   }
   return String(err);
@@ -154,10 +162,17 @@ export class HttpClient {
 
   private async attempt<T>(url: string, parse: (body: unknown) => T): Promise<Attempt<T>> {
     const signal = AbortSignal.timeout(this.timeoutMs);
-    const timedOut = (): Attempt<T> => ({ kind: 'failed', reason: `timeout (no complete response within ${this.timeoutMs} ms)`, retryable: true });
+    const timedOut = (): Attempt<T> => ({
+      kind: 'failed',
+      reason: `timeout (no complete response within ${this.timeoutMs} ms)`,
+      retryable: true,
+    });
     let res: Response;
     try {
-      res = await this.fetchImpl(url, { signal, headers: { accept: 'application/json', 'user-agent': this.userAgent } });
+      res = await this.fetchImpl(url, {
+        signal,
+        headers: { accept: 'application/json', 'user-agent': this.userAgent },
+      });
     } catch (err) {
       return signal.aborted ? timedOut() : { kind: 'failed', reason: networkReason(err), retryable: true };
     }
@@ -169,13 +184,24 @@ export class HttpClient {
       await res.body?.cancel().catch(() => undefined);
       const retryable = isRetryableStatus(res.status);
       const retryAfterMs = retryable ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
-      return { kind: 'failed', reason: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, retryable, status: res.status, retryAfterMs };
+      return {
+        kind: 'failed',
+        reason: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`,
+        retryable,
+        status: res.status,
+        retryAfterMs,
+      };
     }
     // An error page served with 200 (proxies and CDNs do this) is not the payload.
     const type = res.headers.get('content-type');
     if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
       await res.body?.cancel().catch(() => undefined);
-      return { kind: 'failed', reason: `not JSON (content-type ${type.split(';')[0]})`, retryable: true, status: res.status };
+      return {
+        kind: 'failed',
+        reason: `not JSON (content-type ${type.split(';')[0]})`,
+        retryable: true,
+        status: res.status,
+      };
     }
     let text: string;
     try {
@@ -187,7 +213,12 @@ export class HttpClient {
     try {
       body = JSON.parse(text);
     } catch {
-      return { kind: 'failed', reason: `truncated or invalid JSON (${text.length} bytes)`, retryable: true, status: res.status };
+      return {
+        kind: 'failed',
+        reason: `truncated or invalid JSON (${text.length} bytes)`,
+        retryable: true,
+        status: res.status,
+      };
     }
     try {
       return { kind: 'ok', value: parse(body) };

@@ -33,7 +33,12 @@ export interface BackoffPolicy {
  * gave one; otherwise exponential backoff with full jitter, so many clients (or many of our own
  * requests) that failed together do not come back together.
  */
-export function retryDelay(retry: number, retryAfterMs: number | undefined, policy: BackoffPolicy, random: () => number): number {
+export function retryDelay(
+  retry: number,
+  retryAfterMs: number | undefined,
+  policy: BackoffPolicy,
+  random: () => number,
+): number {
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.retryAfterMaxMs);
   const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** (retry - 1));
   return Math.floor(random() * ceiling);

@@ -101,7 +101,10 @@ export class EspnProvider implements Provider {
    */
   async plays(league: string, eventId: string): Promise<unknown[] | undefined> {
     const page = (n: number) =>
-      this.http.getJson(this.playsUrl(league, eventId, n), (body) => ({ body, pageCount: parsePlaysPage(body).pageCount }));
+      this.http.getJson(this.playsUrl(league, eventId, n), (body) => ({
+        body,
+        pageCount: parsePlaysPage(body).pageCount,
+      }));
     const first = await page(1);
     if (!first) return undefined;
     const count = Math.min(first.pageCount, MAX_PLAYS_PAGES);

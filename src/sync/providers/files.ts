@@ -44,7 +44,14 @@ export class FilesProvider implements Provider {
 
   private index(league: string): LeagueFiles {
     const dir = path.join(this.root, league);
-    const lf: LeagueFiles = { scoreboards: new Map(), summaries: new Map(), plays: new Map(), teams: null, rosters: new Map(), standings: new Map() };
+    const lf: LeagueFiles = {
+      scoreboards: new Map(),
+      summaries: new Map(),
+      plays: new Map(),
+      teams: null,
+      rosters: new Map(),
+      standings: new Map(),
+    };
     const list = (sub: string) => (existsSync(path.join(dir, sub)) ? readdirSync(path.join(dir, sub)) : []);
     const skip = (rel: string) => this.skipped.push(`${league}/${rel}`);
     for (const name of readdirSync(dir)) {

@@ -3,8 +3,38 @@ import { expect } from 'vitest';
 import { SNAPSHOT_AT } from '../helpers/api-store.js';
 import type { ContractCase } from './types.js';
 
-const LEAGUE_KEYS = ['id', 'uid', 'name', 'abbreviation', 'slug', 'country', 'kind', 'logo', 'season', 'active', 'lastSyncedAt', 'coverage'];
-const SIXTEEN = ['arg.1', 'bel.1', 'bra.1', 'ned.1', 'eng.1', 'fra.1', 'ger.1', 'ita.1', 'jpn.1', 'usa.1', 'mex.1', 'por.1', 'ksa.1', 'sco.1', 'esp.1', 'tur.1'];
+const LEAGUE_KEYS = [
+  'id',
+  'uid',
+  'name',
+  'abbreviation',
+  'slug',
+  'country',
+  'kind',
+  'logo',
+  'season',
+  'active',
+  'lastSyncedAt',
+  'coverage',
+];
+const SIXTEEN = [
+  'arg.1',
+  'bel.1',
+  'bra.1',
+  'ned.1',
+  'eng.1',
+  'fra.1',
+  'ger.1',
+  'ita.1',
+  'jpn.1',
+  'usa.1',
+  'mex.1',
+  'por.1',
+  'ksa.1',
+  'sco.1',
+  'esp.1',
+  'tur.1',
+];
 
 const slugs = (b: any) => b.leagues.map((l: { slug: string }) => l.slug);
 
@@ -20,7 +50,14 @@ export const CATALOG_CASES: ContractCase[] = [
       expect(slugs(b)).toEqual(SIXTEEN);
       const eng = b.leagues.find((l: { slug: string }) => l.slug === 'eng.1');
       expect(Object.keys(eng)).toEqual(LEAGUE_KEYS);
-      expect(eng).toMatchObject({ id: '700', uid: 's:600~l:700', name: 'English Premier League', country: 'England', kind: 'club', active: true });
+      expect(eng).toMatchObject({
+        id: '700',
+        uid: 's:600~l:700',
+        name: 'English Premier League',
+        country: 'England',
+        kind: 'club',
+        active: true,
+      });
       expect(eng.season).toEqual({ year: 2025, displayName: '2025-26 English Premier League' });
       // Four clubs play in its matches though the catalogue (one roster) names only one.
       expect(eng.coverage).toEqual({ matches: 4, clubs: 4, dedicatedClubs: 1, standingsGroups: 1, hasData: true });
@@ -36,14 +73,40 @@ export const CATALOG_CASES: ContractCase[] = [
     check: (b) => {
       expect(slugs(b)).toEqual(['eng.1', 'esp.1']);
       expect(b.meta).toMatchObject({ availableOnly: true, count: 2 });
-      expect(b.leagues[1].coverage).toEqual({ matches: 4, clubs: 4, dedicatedClubs: 3, standingsGroups: 2, hasData: true });
+      expect(b.leagues[1].coverage).toEqual({
+        matches: 4,
+        clubs: 4,
+        dedicatedClubs: 3,
+        standingsGroups: 2,
+        hasData: true,
+      });
     },
   },
-  { name: 'kind is case-insensitive and all includes every kind', url: '/get/soccer/leagues?kind=ALL', status: 200, check: (b) => expect(b.meta).toMatchObject({ kind: 'all', count: 16 }) },
-  { name: 'kind=international lists none of the 16 club leagues', url: '/get/soccer/leagues?kind=international', status: 200, check: (b) => expect(b.leagues).toEqual([]) },
-  { name: 'an unknown kind is 400', url: '/get/soccer/leagues?kind=cup', status: 400, error: 'kind must be club, international, or all' },
+  {
+    name: 'kind is case-insensitive and all includes every kind',
+    url: '/get/soccer/leagues?kind=ALL',
+    status: 200,
+    check: (b) => expect(b.meta).toMatchObject({ kind: 'all', count: 16 }),
+  },
+  {
+    name: 'kind=international lists none of the 16 club leagues',
+    url: '/get/soccer/leagues?kind=international',
+    status: 200,
+    check: (b) => expect(b.leagues).toEqual([]),
+  },
+  {
+    name: 'an unknown kind is 400',
+    url: '/get/soccer/leagues?kind=cup',
+    status: 400,
+    error: 'kind must be club, international, or all',
+  },
   ...['TRUE', 'yes', '1', 'False'].map(
-    (v): ContractCase => ({ name: 'available must be exactly true or false', url: `/get/soccer/leagues?available=${v}`, status: 400, error: 'available must be true or false' }),
+    (v): ContractCase => ({
+      name: 'available must be exactly true or false',
+      url: `/get/soccer/leagues?available=${v}`,
+      status: 400,
+      error: 'available must be true or false',
+    }),
   ),
   {
     name: 'meta describes the service and counts what the store holds',

@@ -13,13 +13,23 @@ export const HEALTH_CASES: ContractCase[] = [
       cache: 'no-store',
       check: (b) => {
         expect(Object.keys(b)).toEqual(HEALTH_KEYS);
-        expect(b).toMatchObject({ status: 'healthy', version: '2.0.0', database: { status: 'connected', name: 'api.sqlite' } });
+        expect(b).toMatchObject({
+          status: 'healthy',
+          version: '2.0.0',
+          database: { status: 'connected', name: 'api.sqlite' },
+        });
         expect(Number.isNaN(Date.parse(b.timestamp))).toBe(false);
         expect(b.uptime).toBeGreaterThanOrEqual(0);
       },
     }),
   ),
-  { name: 'the API describes itself as OpenAPI 3.1', url: '/openapi.json', status: 200, cache: 'public, max-age=60', check: (b) => expect(b.openapi).toBe('3.1.0') },
+  {
+    name: 'the API describes itself as OpenAPI 3.1',
+    url: '/openapi.json',
+    status: 200,
+    cache: 'public, max-age=60',
+    check: (b) => expect(b.openapi).toBe('3.1.0'),
+  },
 ];
 
 export const STORELESS_CASES: ContractCase[] = [

@@ -23,8 +23,16 @@ export async function buildApiStore(dir = tempDir('fds-api-')): Promise<string> 
   const file = path.join(dir, 'api.sqlite');
   const db = openStore(file);
   try {
-    await runSync(db, new FilesProvider(RECORDED), { leagues: LEAGUE_SLUGS, concurrency: 4, clock: fixed('2026-03-22T15:00:00Z') });
-    await runSync(db, new FilesProvider(API_EXTRA), { leagues: LEAGUE_SLUGS, concurrency: 4, clock: fixed(SNAPSHOT_AT) });
+    await runSync(db, new FilesProvider(RECORDED), {
+      leagues: LEAGUE_SLUGS,
+      concurrency: 4,
+      clock: fixed('2026-03-22T15:00:00Z'),
+    });
+    await runSync(db, new FilesProvider(API_EXTRA), {
+      leagues: LEAGUE_SLUGS,
+      concurrency: 4,
+      clock: fixed(SNAPSHOT_AT),
+    });
   } finally {
     db.close();
   }

@@ -18,5 +18,8 @@ export function* prerendered(store: StoreReader): Generator<{ route: AnyRoute; u
 
 export function renderUrl(store: StoreReader, clock: Clock, url: string): ApiResponse {
   const q = url.indexOf('?');
-  return render({ method: 'GET', path: q === -1 ? url : url.slice(0, q), rawQuery: q === -1 ? '' : url.slice(q + 1), headers: {} }, { store, clock });
+  return render(
+    { method: 'GET', path: q === -1 ? url : url.slice(0, q), rawQuery: q === -1 ? '' : url.slice(q + 1), headers: {} },
+    { store, clock },
+  );
 }

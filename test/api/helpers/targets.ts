@@ -25,7 +25,8 @@ export interface Target {
 /** A target over a store file (null file: the store cannot be opened). */
 export type TargetFactory = (storeFile: string | null) => Promise<Target>;
 
-const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+const lower = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 export function inProcessTarget(open: (file: string) => StoreReader, clock: Clock): TargetFactory {
   return async (file) => {
@@ -35,7 +36,12 @@ export function inProcessTarget(open: (file: string) => StoreReader, clock: Cloc
       async request(method, url, headers = {}) {
         const q = url.indexOf('?');
         const res = render(
-          { method, path: q === -1 ? url : url.slice(0, q), rawQuery: q === -1 ? '' : url.slice(q + 1), headers: lower(headers) },
+          {
+            method,
+            path: q === -1 ? url : url.slice(0, q),
+            rawQuery: q === -1 ? '' : url.slice(q + 1),
+            headers: lower(headers),
+          },
           { store, clock, uptime: () => 1.5, storeName: 'missing.sqlite' },
         );
         return { status: res.status, headers: lower(res.headers), body: res.body };
@@ -48,14 +54,20 @@ export function inProcessTarget(open: (file: string) => StoreReader, clock: Cloc
 }
 
 /** Send exactly this method, path and headers (no client normalisation), read the raw answer. */
-export function rawRequest(port: number, method: string, url: string, headers: Record<string, string> = {}): Promise<TargetResponse> {
+export function rawRequest(
+  port: number,
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<TargetResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const h: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) h[k] = Array.isArray(v) ? v.join(', ') : v;
         resolve({ status: res.statusCode ?? 0, headers: h, body: Buffer.concat(chunks) });
       });
       res.on('error', reject);
@@ -67,7 +79,12 @@ export function rawRequest(port: number, method: string, url: string, headers: R
 
 export function httpTarget(clock: Clock): TargetFactory {
   return async (file) => {
-    const api = createApiServer({ storeFile: file ?? '/nonexistent/missing.sqlite', clock, rateLimit: null, log: null });
+    const api = createApiServer({
+      storeFile: file ?? '/nonexistent/missing.sqlite',
+      clock,
+      rateLimit: null,
+      log: null,
+    });
     const { port } = (await api.listen(0, '127.0.0.1')) as AddressInfo;
     return {
       name: 'http',

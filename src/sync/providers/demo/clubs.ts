@@ -62,21 +62,53 @@ export interface DemoClub {
  * random so the demo's size is predictable: 7 × 20 + 9 × 18 clubs give 5,414 matches at scale 1.
  */
 const CLUB_COUNT: Record<string, number> = {
-  'arg.1': 20, 'bra.1': 20, 'eng.1': 20, 'esp.1': 20, 'ita.1': 20, 'jpn.1': 20, 'usa.1': 20,
+  'arg.1': 20,
+  'bra.1': 20,
+  'eng.1': 20,
+  'esp.1': 20,
+  'ita.1': 20,
+  'jpn.1': 20,
+  'usa.1': 20,
 };
 export const clubCount = (slug: string): number => CLUB_COUNT[slug] ?? 18;
 
 const PALETTE = [
-  'c8102e', '003f87', '0b6e4f', 'f2a900', '6a1b9a', 'e35205', '1d1d1b', '00a3e0', '7a0019', 'ffffff',
-  '005c3c', 'd4af37', '8a1538', '1b365d', 'ef3340', '4b2e83', '00857d', 'fdda24', '5c2d91', 'a6192e',
+  'c8102e',
+  '003f87',
+  '0b6e4f',
+  'f2a900',
+  '6a1b9a',
+  'e35205',
+  '1d1d1b',
+  '00a3e0',
+  '7a0019',
+  'ffffff',
+  '005c3c',
+  'd4af37',
+  '8a1538',
+  '1b365d',
+  'ef3340',
+  '4b2e83',
+  '00857d',
+  'fdda24',
+  '5c2d91',
+  'a6192e',
 ];
 
 /** Reserved `.invalid` host: the demo must not point at anyone's real artwork. */
 export const DEMO_ASSET_HOST = 'https://demo.invalid';
 
 function abbreviationFor(town: string, taken: Set<string>): string {
-  const letters = town.normalize('NFD').replace(/[^A-Za-z]/g, '').toUpperCase();
-  const candidates = [letters.slice(0, 3), letters[0]! + letters.slice(2, 4), letters[0]! + letters[1]! + letters.at(-1)!, letters[0]! + letters.slice(-2)];
+  const letters = town
+    .normalize('NFD')
+    .replace(/[^A-Za-z]/g, '')
+    .toUpperCase();
+  const candidates = [
+    letters.slice(0, 3),
+    letters[0]! + letters.slice(2, 4),
+    letters[0]! + letters[1]! + letters.at(-1)!,
+    letters[0]! + letters.slice(-2),
+  ];
   for (let i = 0; i < letters.length; i++) candidates.push(letters[0]! + letters[1]! + letters[i]!);
   const pick = candidates.find((c) => c.length === 3 && !taken.has(c)) ?? `${letters.slice(0, 2)}${taken.size % 10}`;
   taken.add(pick);
@@ -84,7 +116,12 @@ function abbreviationFor(town: string, taken: Set<string>): string {
 }
 
 const slugify = (s: string) =>
-  s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -95,11 +132,20 @@ function ageOn(birthMs: number, refMs: number): number {
   const b = new Date(birthMs);
   const r = new Date(refMs);
   let age = r.getUTCFullYear() - b.getUTCFullYear();
-  if (r.getUTCMonth() < b.getUTCMonth() || (r.getUTCMonth() === b.getUTCMonth() && r.getUTCDate() < b.getUTCDate())) age--;
+  if (r.getUTCMonth() < b.getUTCMonth() || (r.getUTCMonth() === b.getUTCMonth() && r.getUTCDate() < b.getUTCDate()))
+    age--;
   return age;
 }
 
-function makePlayer(rng: Rng, club: { id: string }, n: number, pos: Pos, jersey: number, home: Country, refMs: number): DemoPlayer {
+function makePlayer(
+  rng: Rng,
+  club: { id: string },
+  n: number,
+  pos: Pos,
+  jersey: number,
+  home: Country,
+  refMs: number,
+): DemoPlayer {
   // Roughly a quarter of a squad comes from abroad, as in most top divisions.
   const citizenship = rng.chance(0.27) ? rng.pick(COUNTRIES.filter((c) => c.name !== home.name)) : home;
   const { firstName, lastName } = personName(rng, citizenship.region);
@@ -123,7 +169,12 @@ function makePlayer(rng: Rng, club: { id: string }, n: number, pos: Pos, jersey:
 }
 
 function makeSquad(rng: Rng, club: { id: string }, home: Country, refMs: number): DemoPlayer[] {
-  const counts: Array<[Pos, number]> = [['G', 3], ['D', rng.int(7, 8)], ['M', rng.int(7, 9)], ['F', rng.int(5, 6)]];
+  const counts: Array<[Pos, number]> = [
+    ['G', 3],
+    ['D', rng.int(7, 8)],
+    ['M', rng.int(7, 9)],
+    ['F', rng.int(5, 6)],
+  ];
   const gkNumbers = [1, 13, rng.pick([25, 30, 31, 40])];
   const free = rng.shuffle(Array.from({ length: 44 }, (_, i) => i + 2).filter((j) => !gkNumbers.includes(j)));
   const squad: DemoPlayer[] = [];

@@ -39,7 +39,8 @@ const SCRIPT_CACHE = 512;
 
 export function createDemoProvider(opts: DemoOptions): Provider {
   if (!Number.isSafeInteger(opts.seed)) throw new Error(`demo: seed must be an integer, got ${opts.seed}`);
-  if (!(Number.isFinite(opts.scale) && opts.scale > 0)) throw new Error(`demo: scale must be a number > 0, got ${opts.scale}`);
+  if (!(Number.isFinite(opts.scale) && opts.scale > 0))
+    throw new Error(`demo: scale must be a number > 0, got ${opts.scale}`);
   const refMs = demoReferenceInstant(opts.today).getTime();
   const seasons = new Map<string, LeagueSeason>();
   const scripts = new Map<string, MatchScript>();
@@ -84,7 +85,11 @@ export function createDemoProvider(opts: DemoOptions): Provider {
       const s = season(league);
       const matches = s?.byDay.get(date);
       if (!s || !matches) return undefined;
-      return scoreboardPayload(s, date, matches.map((m) => view(s, m)));
+      return scoreboardPayload(
+        s,
+        date,
+        matches.map((m) => view(s, m)),
+      );
     },
     async eventIds(league) {
       return (season(league)?.matches ?? []).map((m) => m.id).sort();

@@ -22,9 +22,13 @@ const w = (s: string) => s.split('|');
 
 const WORDS: Record<Region, RegionWords> = {
   en: {
-    townPre: w('North|South|East|West|Ash|Elm|Oak|Stone|Kings|Marl|Brack|Hollow|Thorn|Wex|Dun|Fern|Hart|Lang|Mill|Alder'),
+    townPre: w(
+      'North|South|East|West|Ash|Elm|Oak|Stone|Kings|Marl|Brack|Hollow|Thorn|Wex|Dun|Fern|Hart|Lang|Mill|Alder',
+    ),
     townSuf: w('bridge|ford|ham|field|ton|wick|bury|moor|dale|gate|worth|stead|haven|mouth|ley|cliffe'),
-    clubs: w('{t} Rovers|{t} United|{t} Athletic|{t} Wanderers|{t} City|{t} Albion|{t} Town|{t} County|{t} FC|{t} Rangers|{t} Thistle'),
+    clubs: w(
+      '{t} Rovers|{t} United|{t} Athletic|{t} Wanderers|{t} City|{t} Albion|{t} Town|{t} County|{t} FC|{t} Rangers|{t} Thistle',
+    ),
     first: w('Callum|Jamie|Liam|Owen|Ryan|Harry|Connor|Declan|Ethan|Lewis|Rory|Tom|Jack|Finn|Ross'),
     surPre: w('Ash|Black|Brad|Carr|Dal|Fair|Hal|Kel|Lang|Mar|Pen|Rad|Stan|Thorn|Wal|Whit'),
     surSuf: w('ford|ley|worth|ton|wood|well|by|more|ridge|son|croft'),
@@ -40,15 +44,21 @@ const WORDS: Record<Region, RegionWords> = {
   es: {
     townPre: w('Val|Villa|Monte|Puerto |Santa |Torre|Alto |Campo|Río |Sierra |Nueva |Costa |Llano|Peña'),
     townSuf: w('verde|rica|alta|dorada|blanca|luz|mar|sol|clara|serena|brava|fría|honda|larga'),
-    clubs: w('Real {t}|Deportivo {t}|Atlético {t}|CD {t}|Club {t}|Racing {t}|Unión {t}|{t} CF|Sporting {t}|Independiente {t}|Estudiantes de {t}'),
-    first: w('Mateo|Santiago|Joaquín|Tomás|Lautaro|Facundo|Diego|Iker|Álvaro|Hugo|Pablo|Bruno|Emiliano|Nicolás|Rodrigo'),
+    clubs: w(
+      'Real {t}|Deportivo {t}|Atlético {t}|CD {t}|Club {t}|Racing {t}|Unión {t}|{t} CF|Sporting {t}|Independiente {t}|Estudiantes de {t}',
+    ),
+    first: w(
+      'Mateo|Santiago|Joaquín|Tomás|Lautaro|Facundo|Diego|Iker|Álvaro|Hugo|Pablo|Bruno|Emiliano|Nicolás|Rodrigo',
+    ),
     surPre: w('Alde|Barra|Cala|Echa|Fer|Garri|Iba|Lore|Mon|Oli|Pare|Quin|Sala|Tor|Val|Zubi'),
     surSuf: w('guren|ndo|rreta|nova|lles|zábal|rrán|ñez|dino|ría|bal|rano'),
   },
   pt: {
     townPre: w('Vila |Porto |São |Serra |Campo |Bela|Rio |Nova |Alto |Pedra|Mar|Boa'),
     townSuf: w('verde|alegre|grande|bonita|dourada|clara|nova|branca|vista|serena|azul|mansa'),
-    clubs: w('Sporting {t}|{t} FC|Esporte Clube {t}|Atlético {t}|União {t}|Clube {t}|Grêmio {t}|Desportivo {t}|Académica {t}'),
+    clubs: w(
+      'Sporting {t}|{t} FC|Esporte Clube {t}|Atlético {t}|União {t}|Clube {t}|Grêmio {t}|Desportivo {t}|Académica {t}',
+    ),
     first: w('João|Gabriel|Thiago|Lucas|Rafael|Matheus|Diogo|Rúben|Vitor|Caio|Renan|Tiago|Gonçalo'),
     surPre: w('Alva|Barbo|Carva|Dou|Fa|Gui|Lou|Macha|Nogue|Peix|Quei|Ribe|Sal|Tava|Vascon'),
     surSuf: w('renga|sa|lho|rado|ria|marães|reira|do|ira|roz|iro|res|celos'),
@@ -72,7 +82,9 @@ const WORDS: Record<Region, RegionWords> = {
   de: {
     townPre: w('Alten|Neu|Ober|Unter|Stein|Wald|Rosen|Eich|Falken|Lichten|Hohen|Grün|Sonnen|Kalten'),
     townSuf: w('burg|dorf|berg|feld|hausen|stadt|bach|heim|au|tal|brück|wald'),
-    clubs: w('FC {t}|SV {t}|VfB {t}|SC {t}|Borussia {t}|Eintracht {t}|TSV {t}|1. FC {t}|Fortuna {t}|Union {t}|SpVgg {t}|VfL {t}'),
+    clubs: w(
+      'FC {t}|SV {t}|VfB {t}|SC {t}|Borussia {t}|Eintracht {t}|TSV {t}|1. FC {t}|Fortuna {t}|Union {t}|SpVgg {t}|VfL {t}',
+    ),
     first: w('Lukas|Jonas|Felix|Leon|Maximilian|Niklas|Tim|Jan|Florian|Moritz|Julian|Paul|Erik'),
     surPre: w('Alt|Bren|Dreß|Eber|Fisch|Gro|Hart|Kess|Lind|Meier|Rein|Schä|Wolt'),
     surSuf: w('mann|ler|ner|hardt|berger|feld|ke|hofer|meyer|stein|ling|rich'),
@@ -113,8 +125,22 @@ const WORDS: Record<Region, RegionWords> = {
 };
 
 export const LEAGUE_REGION: Record<string, Region> = {
-  'arg.1': 'es', 'bel.1': 'nl', 'bra.1': 'pt', 'ned.1': 'nl', 'eng.1': 'en', 'fra.1': 'fr', 'ger.1': 'de', 'ita.1': 'it',
-  'jpn.1': 'ja', 'usa.1': 'us', 'mex.1': 'es', 'por.1': 'pt', 'ksa.1': 'ar', 'sco.1': 'en', 'esp.1': 'es', 'tur.1': 'tr',
+  'arg.1': 'es',
+  'bel.1': 'nl',
+  'bra.1': 'pt',
+  'ned.1': 'nl',
+  'eng.1': 'en',
+  'fra.1': 'fr',
+  'ger.1': 'de',
+  'ita.1': 'it',
+  'jpn.1': 'ja',
+  'usa.1': 'us',
+  'mex.1': 'es',
+  'por.1': 'pt',
+  'ksa.1': 'ar',
+  'sco.1': 'en',
+  'esp.1': 'es',
+  'tur.1': 'tr',
 };
 
 export interface Country {
@@ -125,13 +151,37 @@ export interface Country {
 
 const C = (name: string, abbreviation: string, region: Region): Country => ({ name, abbreviation, region });
 export const COUNTRIES: readonly Country[] = [
-  C('England', 'ENG', 'en'), C('Scotland', 'SCO', 'en'), C('Wales', 'WAL', 'en'), C('Ireland', 'IRL', 'en'), C('Nigeria', 'NGA', 'en'),
-  C('Ghana', 'GHA', 'en'), C('Jamaica', 'JAM', 'en'), C('United States', 'USA', 'us'), C('Canada', 'CAN', 'us'),
-  C('Spain', 'ESP', 'es'), C('Argentina', 'ARG', 'es'), C('Mexico', 'MEX', 'es'), C('Colombia', 'COL', 'es'), C('Uruguay', 'URU', 'es'),
-  C('Chile', 'CHI', 'es'), C('Brazil', 'BRA', 'pt'), C('Portugal', 'POR', 'pt'), C('Italy', 'ITA', 'it'), C('France', 'FRA', 'fr'),
-  C('Senegal', 'SEN', 'fr'), C('Ivory Coast', 'CIV', 'fr'), C('Germany', 'GER', 'de'), C('Austria', 'AUT', 'de'),
-  C('Switzerland', 'SUI', 'de'), C('Netherlands', 'NED', 'nl'), C('Belgium', 'BEL', 'nl'), C('Turkey', 'TUR', 'tr'),
-  C('Japan', 'JPN', 'ja'), C('Saudi Arabia', 'KSA', 'ar'), C('Morocco', 'MAR', 'ar'), C('Egypt', 'EGY', 'ar'),
+  C('England', 'ENG', 'en'),
+  C('Scotland', 'SCO', 'en'),
+  C('Wales', 'WAL', 'en'),
+  C('Ireland', 'IRL', 'en'),
+  C('Nigeria', 'NGA', 'en'),
+  C('Ghana', 'GHA', 'en'),
+  C('Jamaica', 'JAM', 'en'),
+  C('United States', 'USA', 'us'),
+  C('Canada', 'CAN', 'us'),
+  C('Spain', 'ESP', 'es'),
+  C('Argentina', 'ARG', 'es'),
+  C('Mexico', 'MEX', 'es'),
+  C('Colombia', 'COL', 'es'),
+  C('Uruguay', 'URU', 'es'),
+  C('Chile', 'CHI', 'es'),
+  C('Brazil', 'BRA', 'pt'),
+  C('Portugal', 'POR', 'pt'),
+  C('Italy', 'ITA', 'it'),
+  C('France', 'FRA', 'fr'),
+  C('Senegal', 'SEN', 'fr'),
+  C('Ivory Coast', 'CIV', 'fr'),
+  C('Germany', 'GER', 'de'),
+  C('Austria', 'AUT', 'de'),
+  C('Switzerland', 'SUI', 'de'),
+  C('Netherlands', 'NED', 'nl'),
+  C('Belgium', 'BEL', 'nl'),
+  C('Turkey', 'TUR', 'tr'),
+  C('Japan', 'JPN', 'ja'),
+  C('Saudi Arabia', 'KSA', 'ar'),
+  C('Morocco', 'MAR', 'ar'),
+  C('Egypt', 'EGY', 'ar'),
 ];
 
 export function countryNamed(name: string, region: Region): Country {
@@ -153,7 +203,13 @@ function joinTown(pre: string, suf: string): string {
  * The towns a league may use. Leagues that share a region take disjoint slices of one shuffled
  * list, so no two clubs anywhere in the demo share a town, and no league needs another generated.
  */
-export function townsFor(seed: number, region: Region, sliceIndex: number, sliceCount: number, count: number): string[] {
+export function townsFor(
+  seed: number,
+  region: Region,
+  sliceIndex: number,
+  sliceCount: number,
+  count: number,
+): string[] {
   const words = WORDS[region];
   const all: string[] = [];
   for (const pre of words.townPre) {

@@ -65,7 +65,11 @@ export function competitor(s: LeagueSeason, v: MatchView, side: Side) {
   const mine = side === 0 ? hg : ag;
   const theirs = side === 0 ? ag : hg;
   const tallies = started(v) ? teamTallies(v.events) : null;
-  const possession = v.script ? (side === 0 ? v.script.possession : Math.round((100 - v.script.possession) * 10) / 10) : 0;
+  const possession = v.script
+    ? side === 0
+      ? v.script.possession
+      : Math.round((100 - v.script.possession) * 10) / 10
+    : 0;
   return {
     id: club.id,
     uid: `s:600~t:${club.id}`,
@@ -76,7 +80,9 @@ export function competitor(s: LeagueSeason, v: MatchView, side: Side) {
     form: formString(formBefore(s, club.id, v.m.kickoffMs)),
     // ESPN writes "0" before kickoff and for postponed matches; the status says whether it counts.
     score: String(mine),
-    records: [{ name: 'All Splits', abbreviation: 'Total', type: 'total', summary: recordSummary(s, club.id, v.m.kickoffMs) }],
+    records: [
+      { name: 'All Splits', abbreviation: 'Total', type: 'total', summary: recordSummary(s, club.id, v.m.kickoffMs) },
+    ],
     team: boardTeam(club),
     statistics: tallies ? boardStats(tallies[side], possession, appearances(v, side)) : [],
   };
@@ -122,7 +128,7 @@ const moneyLine = (p: number) => (p >= 0.5 ? -Math.round((100 * p) / (1 - p)) : 
 export function odds(v: MatchView) {
   const tilt = v.m.home.strength / v.m.away.strength;
   const draw = 0.27;
-  const home = (1 - draw) * (tilt * 1.15) / (tilt * 1.15 + 1);
+  const home = ((1 - draw) * (tilt * 1.15)) / (tilt * 1.15 + 1);
   const away = 1 - draw - home;
   const favourite = home >= away ? v.m.home : v.m.away;
   return [

@@ -51,27 +51,35 @@ function teamStatistics(s: LeagueSeason, v: MatchView, side: Side, t: TeamTally)
 
 function formSide(s: LeagueSeason, v: MatchView, side: Side) {
   const club = side === 0 ? v.m.home : v.m.away;
-  const teamRef = (c: typeof club) => ({ id: c.id, uid: `s:600~t:${c.id}`, displayName: c.displayName, abbreviation: c.abbreviation, logo: c.logo });
-  // Most recent first, as ESPN lists them.
-  const events = formBefore(s, club.id, v.m.kickoffMs).reverse().map((r) => {
-    const m = r.match;
-    const home = m.home.id === club.id;
-    const opponent = home ? m.away : m.home;
-    return {
-      id: m.id,
-      atVs: home ? 'vs' : '@',
-      gameDate: m.date,
-      score: `${m.goals[0]}-${m.goals[1]}`,
-      homeTeamId: m.home.id,
-      awayTeamId: m.away.id,
-      homeTeamScore: String(m.goals[0]),
-      awayTeamScore: String(m.goals[1]),
-      gameResult: r.result,
-      opponent: teamRef(opponent),
-      leagueName: s.ref.name,
-      leagueAbbreviation: s.ref.abbreviation,
-    };
+  const teamRef = (c: typeof club) => ({
+    id: c.id,
+    uid: `s:600~t:${c.id}`,
+    displayName: c.displayName,
+    abbreviation: c.abbreviation,
+    logo: c.logo,
   });
+  // Most recent first, as ESPN lists them.
+  const events = formBefore(s, club.id, v.m.kickoffMs)
+    .reverse()
+    .map((r) => {
+      const m = r.match;
+      const home = m.home.id === club.id;
+      const opponent = home ? m.away : m.home;
+      return {
+        id: m.id,
+        atVs: home ? 'vs' : '@',
+        gameDate: m.date,
+        score: `${m.goals[0]}-${m.goals[1]}`,
+        homeTeamId: m.home.id,
+        awayTeamId: m.away.id,
+        homeTeamScore: String(m.goals[0]),
+        awayTeamScore: String(m.goals[1]),
+        gameResult: r.result,
+        opponent: teamRef(opponent),
+        leagueName: s.ref.name,
+        leagueAbbreviation: s.ref.abbreviation,
+      };
+    });
   return { displayOrder: side + 1, team: teamRef(club), events };
 }
 
@@ -83,9 +91,17 @@ export function boxscore(s: LeagueSeason, v: MatchView) {
       const club = side === 0 ? v.m.home : v.m.away;
       return {
         team: {
-          id: club.id, uid: `s:600~t:${club.id}`, slug: club.slug, location: club.location, name: club.name,
-          abbreviation: club.abbreviation, displayName: club.displayName, shortDisplayName: club.shortDisplayName,
-          color: club.color, alternateColor: club.alternateColor, logo: club.logo,
+          id: club.id,
+          uid: `s:600~t:${club.id}`,
+          slug: club.slug,
+          location: club.location,
+          name: club.name,
+          abbreviation: club.abbreviation,
+          displayName: club.displayName,
+          shortDisplayName: club.shortDisplayName,
+          color: club.color,
+          alternateColor: club.alternateColor,
+          logo: club.logo,
         },
         homeAway: side === 0 ? 'home' : 'away',
         displayOrder: side + 1,

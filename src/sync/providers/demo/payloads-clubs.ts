@@ -30,7 +30,8 @@ export function teamsPayload(s: LeagueSeason) {
   };
 }
 
-const ordinalRank = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+const ordinalRank = (n: number) =>
+  `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
 export function rosterPayload(s: LeagueSeason, club: DemoClub) {
   const row = s.table.find((r) => r.club.id === club.id)!;
@@ -64,7 +65,14 @@ export function rosterPayload(s: LeagueSeason, club: DemoClub) {
       seasonSummary: s.season.displayName,
       standingSummary: `${ordinalRank(row.rank)} in ${s.ref.name}`,
     },
-    coach: [{ id: club.coach.id, firstName: club.coach.firstName, lastName: club.coach.lastName, experience: club.coach.experience }],
+    coach: [
+      {
+        id: club.coach.id,
+        firstName: club.coach.firstName,
+        lastName: club.coach.lastName,
+        experience: club.coach.experience,
+      },
+    ],
   };
 }
 
@@ -77,16 +85,36 @@ function zone(rank: number, size: number): { color: string; description: string;
 
 function entry(row: TableRow, size: number) {
   const gd = row.gf - row.ga;
-  const stat = (name: string, displayName: string, abbreviation: string, value: number, displayValue = String(value)) => ({
-    name, displayName, shortDisplayName: abbreviation, abbreviation, type: name.toLowerCase(), value, displayValue,
+  const stat = (
+    name: string,
+    displayName: string,
+    abbreviation: string,
+    value: number,
+    displayValue = String(value),
+  ) => ({
+    name,
+    displayName,
+    shortDisplayName: abbreviation,
+    abbreviation,
+    type: name.toLowerCase(),
+    value,
+    displayValue,
   });
   const note = zone(row.rank, size);
   const club = row.club;
   return {
     team: {
-      id: club.id, uid: `s:600~t:${club.id}`, location: club.location, name: club.name, abbreviation: club.abbreviation,
-      displayName: club.displayName, shortDisplayName: club.shortDisplayName, color: club.color, alternateColor: club.alternateColor,
-      isActive: true, logos: logos(club),
+      id: club.id,
+      uid: `s:600~t:${club.id}`,
+      location: club.location,
+      name: club.name,
+      abbreviation: club.abbreviation,
+      displayName: club.displayName,
+      shortDisplayName: club.shortDisplayName,
+      color: club.color,
+      alternateColor: club.alternateColor,
+      isActive: true,
+      logos: logos(club),
     },
     ...(note ? { note } : {}),
     stats: [
@@ -102,7 +130,15 @@ function entry(row: TableRow, size: number) {
       stat('rank', 'Rank', 'R', row.rank),
       stat('deductions', 'Point Deductions', 'PD', 0, ''),
       stat('ppg', 'Points Per Game', 'PPG', row.gp ? Math.round((row.pts / row.gp) * 100) / 100 : 0),
-      { name: 'overall', displayName: 'Overall', shortDisplayName: 'OVER', abbreviation: 'Total', type: 'total', summary: `${row.w}-${row.d}-${row.l}`, displayValue: `${row.w}-${row.d}-${row.l}` },
+      {
+        name: 'overall',
+        displayName: 'Overall',
+        shortDisplayName: 'OVER',
+        abbreviation: 'Total',
+        type: 'total',
+        summary: `${row.w}-${row.d}-${row.l}`,
+        displayValue: `${row.w}-${row.d}-${row.l}`,
+      },
     ],
   };
 }

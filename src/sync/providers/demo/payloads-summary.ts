@@ -6,7 +6,17 @@ import type { MatchView } from './payloads-board.js';
 import { boxscore } from './payloads-boxscore.js';
 import { rngFor } from './random.js';
 import type { LeagueSeason } from './season.js';
-import { SOURCE, isGoal, isKey, playClock, playId, playType, positionObject, statusObject, wallclock } from './shapes.js';
+import {
+  SOURCE,
+  isGoal,
+  isKey,
+  playClock,
+  playId,
+  playType,
+  positionObject,
+  statusObject,
+  wallclock,
+} from './shapes.js';
 import { playerTallies } from './stats.js';
 import type { PlayerTally } from './stats.js';
 import { playTexts } from './texts.js';
@@ -67,14 +77,26 @@ function header(s: LeagueSeason, v: MatchView) {
       },
     ],
     league: {
-      id: s.ref.espnId, uid: `s:600~l:${s.ref.espnId}`, name: s.ref.name, abbreviation: s.ref.abbreviation,
-      midsizeName: s.ref.slug.toUpperCase(), slug: s.ref.slug, isTournament: false,
+      id: s.ref.espnId,
+      uid: `s:600~l:${s.ref.espnId}`,
+      name: s.ref.name,
+      abbreviation: s.ref.abbreviation,
+      midsizeName: s.ref.slug.toUpperCase(),
+      slug: s.ref.slug,
+      isTournament: false,
     },
   };
 }
 
 const TV = [
-  { type: { id: '1', shortName: 'TV' }, market: { id: '1', type: 'National' }, media: { shortName: BROADCASTS[0]!.names[0] }, lang: 'en', region: 'us', isNational: true },
+  {
+    type: { id: '1', shortName: 'TV' },
+    market: { id: '1', type: 'National' },
+    media: { shortName: BROADCASTS[0]!.names[0] },
+    lang: 'en',
+    region: 'us',
+    isNational: true,
+  },
 ];
 
 /** A key event or commentary play; commentary plays carry names only, as ESPN's do. */
@@ -91,9 +113,21 @@ function summaryPlay(v: MatchView, e: MatchEvent, withIds: boolean) {
     clock: c.clock,
     ...(c.addedClock.value ? { addedClock: c.addedClock } : {}),
     scoringPlay: e.kind === 'goal' || e.kind === 'penalty' || e.kind === 'own-goal',
-    ...(e.team === null ? {} : { team: withIds ? { id: clubs[e.team]!.id, displayName: clubs[e.team]!.displayName } : { displayName: clubs[e.team]!.displayName } }),
+    ...(e.team === null
+      ? {}
+      : {
+          team: withIds
+            ? { id: clubs[e.team]!.id, displayName: clubs[e.team]!.displayName }
+            : { displayName: clubs[e.team]!.displayName },
+        }),
     ...(e.actors.length
-      ? { participants: e.actors.map((a) => ({ athlete: withIds ? { id: a.player.id, displayName: a.player.displayName } : { displayName: a.player.displayName } })) }
+      ? {
+          participants: e.actors.map((a) => ({
+            athlete: withIds
+              ? { id: a.player.id, displayName: a.player.displayName }
+              : { displayName: a.player.displayName },
+          })),
+        }
       : {}),
     source: SOURCE,
     wallclock: wallclock(v.m, e.period, e.t),
@@ -109,8 +143,12 @@ function stat(name: string, abbreviation: string, value: number) {
 function playerStats(p: DemoPlayer, t: PlayerTally | undefined, played: boolean) {
   if (!played) return [];
   const out = [
-    stat('appearances', 'APP', 1), stat('totalGoals', 'G', t?.goals ?? 0), stat('goalAssists', 'A', t?.assists ?? 0),
-    stat('totalShots', 'SH', t?.shots ?? 0), stat('yellowCards', 'YC', t?.yellow ?? 0), stat('redCards', 'RC', t?.red ?? 0),
+    stat('appearances', 'APP', 1),
+    stat('totalGoals', 'G', t?.goals ?? 0),
+    stat('goalAssists', 'A', t?.assists ?? 0),
+    stat('totalShots', 'SH', t?.shots ?? 0),
+    stat('yellowCards', 'YC', t?.yellow ?? 0),
+    stat('redCards', 'RC', t?.red ?? 0),
   ];
   if (t?.ownGoals) out.push(stat('ownGoals', 'OG', t.ownGoals));
   if (p.pos === 'G') out.push(stat('saves', 'SV', t?.saves ?? 0), stat('goalsConceded', 'GA', t?.conceded ?? 0));
@@ -125,18 +163,36 @@ function lineupSide(v: MatchView, lineup: Lineup, tallies: Map<string, PlayerTal
   const entry = (p: DemoPlayer, starter: boolean, place: number) => {
     const cameOn = inFor.has(p.id);
     const plays = v.events
-      .filter((e) => (e.kind === 'sub' || e.kind === 'yellow' || e.kind === 'red' || e.kind === 'goal' || e.kind === 'penalty' || e.kind === 'own-goal') && e.actors.some((a, i) => a.player === p && (i === 0 || e.kind === 'sub')))
+      .filter(
+        (e) =>
+          (e.kind === 'sub' ||
+            e.kind === 'yellow' ||
+            e.kind === 'red' ||
+            e.kind === 'goal' ||
+            e.kind === 'penalty' ||
+            e.kind === 'own-goal') &&
+          e.actors.some((a, i) => a.player === p && (i === 0 || e.kind === 'sub')),
+      )
       .map((e) => ({
         clock: { displayValue: playClock(e).clock.displayValue },
         scoringPlay: e.kind === 'goal' || e.kind === 'penalty' || e.kind === 'own-goal',
-        substitution: e.kind === 'sub', redCard: e.kind === 'red', yellowCard: e.kind === 'yellow',
-        penaltyKick: e.kind === 'penalty', ownGoal: e.kind === 'own-goal',
+        substitution: e.kind === 'sub',
+        redCard: e.kind === 'red',
+        yellowCard: e.kind === 'yellow',
+        penaltyKick: e.kind === 'penalty',
+        ownGoal: e.kind === 'own-goal',
       }));
     return {
       active: true,
       starter,
       jersey: p.jersey,
-      athlete: { id: p.id, uid: `s:600~a:${p.id}`, lastName: p.lastName, fullName: p.displayName, displayName: p.displayName },
+      athlete: {
+        id: p.id,
+        uid: `s:600~a:${p.id}`,
+        lastName: p.lastName,
+        fullName: p.displayName,
+        displayName: p.displayName,
+      },
       position: starter ? positionObject(p) : { name: 'Substitute', displayName: 'Substitute', abbreviation: 'SUB' },
       subbedIn: cameOn,
       subbedOut: outFor.has(p.id),
@@ -159,7 +215,16 @@ function rosters(s: LeagueSeason, v: MatchView) {
     return {
       homeAway: c.homeAway,
       winner: c.winner,
-      team: { id: club.id, uid: `s:600~t:${club.id}`, abbreviation: club.abbreviation, displayName: club.displayName, shortDisplayName: club.shortDisplayName, color: club.color, alternateColor: club.alternateColor, logo: club.logo },
+      team: {
+        id: club.id,
+        uid: `s:600~t:${club.id}`,
+        abbreviation: club.abbreviation,
+        displayName: club.displayName,
+        shortDisplayName: club.shortDisplayName,
+        color: club.color,
+        alternateColor: club.alternateColor,
+        logo: club.logo,
+      },
       // Line-ups are announced shortly before kickoff; until then the sides have none.
       ...(lineup ? { formation: lineup.formation } : {}),
       roster: lineup ? lineupSide(v, lineup, tallies) : [],
@@ -173,9 +238,19 @@ function gameInfo(s: LeagueSeason, v: MatchView) {
   const roles = ['Referee', 'Assistant Referee', 'Assistant Referee', 'Fourth Official'];
   const venue = v.m.home.venue;
   return {
-    venue: { id: venue.id, fullName: venue.fullName, shortName: venue.fullName, address: { city: venue.city, country: venue.country } },
+    venue: {
+      id: venue.id,
+      fullName: venue.fullName,
+      shortName: venue.fullName,
+      address: { city: venue.city, country: venue.country },
+    },
     attendance: attendance(s, v),
-    officials: crew.map((name, i) => ({ fullName: name, displayName: name, position: { name: roles[i], displayName: roles[i], id: String(i + 1) }, order: i + 1 })),
+    officials: crew.map((name, i) => ({
+      fullName: name,
+      displayName: name,
+      position: { name: roles[i], displayName: roles[i], id: String(i + 1) },
+      order: i + 1,
+    })),
   };
 }
 
@@ -197,25 +272,48 @@ function leaders(v: MatchView) {
   if (!v.script) return [];
   const tallies = playerTallies(v.script, v.events);
   const categories: Array<[string, string, string, (t: PlayerTally) => number]> = [
-    ['totalGoals', 'Goals', 'G', (t) => t.goals], ['goalAssists', 'Assists', 'A', (t) => t.assists],
-    ['totalShots', 'Shots', 'SHOT', (t) => t.shots], ['saves', 'Saves', 'SV', (t) => t.saves],
+    ['totalGoals', 'Goals', 'G', (t) => t.goals],
+    ['goalAssists', 'Assists', 'A', (t) => t.assists],
+    ['totalShots', 'Shots', 'SHOT', (t) => t.shots],
+    ['saves', 'Saves', 'SV', (t) => t.saves],
   ];
   return v.script.lineups.map((l) => {
     const squad = [...l.starters, ...l.bench];
     return {
-      team: { id: l.club.id, uid: `s:600~t:${l.club.id}`, displayName: l.club.displayName, abbreviation: l.club.abbreviation, logo: l.club.logo },
+      team: {
+        id: l.club.id,
+        uid: `s:600~t:${l.club.id}`,
+        displayName: l.club.displayName,
+        abbreviation: l.club.abbreviation,
+        logo: l.club.logo,
+      },
       leaders: categories.flatMap(([name, displayName, label, get]) => {
-        const best = squad.map((p) => ({ p, n: get(tallies.get(p.id) ?? ({} as PlayerTally)) ?? 0 })).filter((x) => x.n > 0).sort((a, b) => b.n - a.n)[0];
+        const best = squad
+          .map((p) => ({ p, n: get(tallies.get(p.id) ?? ({} as PlayerTally)) ?? 0 }))
+          .filter((x) => x.n > 0)
+          .sort((a, b) => b.n - a.n)[0];
         if (!best) return [];
-        return [{
-          name, displayName,
-          leaders: [{
-            displayValue: String(best.n),
-            athlete: { id: best.p.id, uid: `s:600~a:${best.p.id}`, displayName: best.p.displayName, shortName: best.p.shortName, jersey: best.p.jersey, position: positionObject(best.p) },
-            mainStat: { value: String(best.n), label },
-            summary: `${best.n} ${label}`,
-          }],
-        }];
+        return [
+          {
+            name,
+            displayName,
+            leaders: [
+              {
+                displayValue: String(best.n),
+                athlete: {
+                  id: best.p.id,
+                  uid: `s:600~a:${best.p.id}`,
+                  displayName: best.p.displayName,
+                  shortName: best.p.shortName,
+                  jersey: best.p.jersey,
+                  position: positionObject(best.p),
+                },
+                mainStat: { value: String(best.n), label },
+                summary: `${best.n} ${label}`,
+              },
+            ],
+          },
+        ];
       }),
     };
   });
@@ -227,15 +325,29 @@ function news(s: LeagueSeason, v: MatchView) {
   const at = wallclock(v.m, 2, v.m.a2 * 60 + 5400);
   return {
     header: `${s.ref.name} News`,
-    link: { language: 'en', rel: ['index', 'desktop', 'league'], href: `${DEMO_ASSET_HOST}/soccer/${s.ref.slug}/news`, text: `All ${s.ref.abbreviation} News`, shortText: 'All News', isExternal: false, isPremium: false },
+    link: {
+      language: 'en',
+      rel: ['index', 'desktop', 'league'],
+      href: `${DEMO_ASSET_HOST}/soccer/${s.ref.slug}/news`,
+      text: `All ${s.ref.abbreviation} News`,
+      shortText: 'All News',
+      isExternal: false,
+      isPremium: false,
+    },
     articles: done
-      ? [{
-          id: Number(v.m.id), type: 'Recap',
-          headline: `${v.m.home.displayName} ${h}-${a} ${v.m.away.displayName}`,
-          description: `Demo data: a generated recap of a fictional ${s.ref.name} match on matchday ${v.m.matchday + 1}.`,
-          lastModified: at, published: at, images: [], premium: false,
-          links: { web: { href: `${DEMO_ASSET_HOST}/soccer/${s.ref.slug}/story/${v.m.id}` } },
-        }]
+      ? [
+          {
+            id: Number(v.m.id),
+            type: 'Recap',
+            headline: `${v.m.home.displayName} ${h}-${a} ${v.m.away.displayName}`,
+            description: `Demo data: a generated recap of a fictional ${s.ref.name} match on matchday ${v.m.matchday + 1}.`,
+            lastModified: at,
+            published: at,
+            images: [],
+            premium: false,
+            links: { web: { href: `${DEMO_ASSET_HOST}/soccer/${s.ref.slug}/story/${v.m.id}` } },
+          },
+        ]
       : [],
   };
 }
@@ -243,11 +355,16 @@ function news(s: LeagueSeason, v: MatchView) {
 function videos(v: MatchView) {
   if (v.clock.status !== 'full') return [];
   const [h, a] = [v.events.at(-1)!.home, v.events.at(-1)!.away];
-  return [{
-    id: Number(v.m.id), headline: `Highlights: ${v.m.home.displayName} ${h}-${a} ${v.m.away.displayName}`,
-    description: 'Demo data: fictional match, no footage exists.', duration: 0,
-    thumbnail: `${DEMO_ASSET_HOST}/video/${v.m.id}.jpg`, links: { source: { href: `${DEMO_ASSET_HOST}/video/${v.m.id}.mp4` } },
-  }];
+  return [
+    {
+      id: Number(v.m.id),
+      headline: `Highlights: ${v.m.home.displayName} ${h}-${a} ${v.m.away.displayName}`,
+      description: 'Demo data: fictional match, no footage exists.',
+      duration: 0,
+      thumbnail: `${DEMO_ASSET_HOST}/video/${v.m.id}.jpg`,
+      links: { source: { href: `${DEMO_ASSET_HOST}/video/${v.m.id}.mp4` } },
+    },
+  ];
 }
 
 export function summaryPayload(s: LeagueSeason, v: MatchView) {

@@ -95,7 +95,11 @@ function seasonInfo(ref: LeagueRef, index: number, refMs: number, startMs: numbe
   const year = ref.calendarYearSeason ? y : d.getUTCMonth() >= 6 ? y : y - 1;
   const label = ref.calendarYearSeason ? String(year) : `${year}-${String((year + 1) % 100).padStart(2, '0')}`;
   const displayName = `${label} ${ref.name}`;
-  const slug = displayName.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const slug = displayName
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
   return { year, displayName, type: 90000 + index * 100 + (year % 100), slug, startMs, endMs };
 }
 
@@ -145,7 +149,9 @@ export function buildSeason(seed: number, ref: LeagueRef, index: number, refMs: 
   const matches: DemoMatch[] = [];
   for (let k = 0; k < matchdays; k++) {
     const round = k % cycle;
-    const pairs = roundPairs(n, round % (n - 1)).map(([h, a]) => (round >= n - 1 ? [a, h] : [h, a]) as [number, number]);
+    const pairs = roundPairs(n, round % (n - 1)).map(
+      ([h, a]) => (round >= n - 1 ? [a, h] : [h, a]) as [number, number],
+    );
     const firstDay = todayMs + ((k - current) * interval - 1) * DAY;
     const mdRng = rngFor(seed, 'matchday', ref.slug, k);
     mdRng.shuffle(pairs);
@@ -169,8 +175,17 @@ export function buildSeason(seed: number, ref: LeagueRef, index: number, refMs: 
       const away = order[a]!;
       const clockRng = rngFor(seed, 'clock', id);
       matches.push({
-        id, matchday: k, home, away, kickoffMs, date: espnDate(kickoffMs), day: ymd(new Date(kickoffMs)), phase: 'pre',
-        a1: clockRng.int(1, 4), a2: clockRng.int(2, 7), goals: fullTimeGoals(seed, id, home, away),
+        id,
+        matchday: k,
+        home,
+        away,
+        kickoffMs,
+        date: espnDate(kickoffMs),
+        day: ymd(new Date(kickoffMs)),
+        phase: 'pre',
+        a1: clockRng.int(1, 4),
+        a2: clockRng.int(2, 7),
+        goals: fullTimeGoals(seed, id, home, away),
       });
     });
   }
@@ -195,7 +210,12 @@ export function buildSeason(seed: number, ref: LeagueRef, index: number, refMs: 
   }
   const { table, results } = tabulate(base.clubs, matches);
   return {
-    ...base, ref, index, seed, refMs, season,
+    ...base,
+    ref,
+    index,
+    seed,
+    refMs,
+    season,
     clubById: new Map(base.clubs.map((c) => [c.id, c])),
     matches,
     byId: new Map(matches.map((m) => [m.id, m])),
@@ -208,12 +228,17 @@ export function buildSeason(seed: number, ref: LeagueRef, index: number, refMs: 
 
 /** The table from finished matches only (3/1/0), and every club's results in kickoff order. */
 function tabulate(clubs: DemoClub[], matches: DemoMatch[]): { table: TableRow[]; results: Map<string, ClubResult[]> } {
-  const rows = new Map(clubs.map((club) => [club.id, { club, gp: 0, w: 0, d: 0, l: 0, gf: 0, ga: 0, pts: 0, rank: 0 }]));
+  const rows = new Map(
+    clubs.map((club) => [club.id, { club, gp: 0, w: 0, d: 0, l: 0, gf: 0, ga: 0, pts: 0, rank: 0 }]),
+  );
   const results = new Map<string, ClubResult[]>(clubs.map((c) => [c.id, []]));
   for (const m of matches) {
     if (m.phase !== 'post') continue;
     const [hg, ag] = m.goals;
-    for (const [club, gf, ga] of [[m.home, hg, ag], [m.away, ag, hg]] as const) {
+    for (const [club, gf, ga] of [
+      [m.home, hg, ag],
+      [m.away, ag, hg],
+    ] as const) {
       const row = rows.get(club.id)!;
       row.gp++;
       row.gf += gf;
@@ -227,7 +252,12 @@ function tabulate(clubs: DemoClub[], matches: DemoMatch[]): { table: TableRow[];
     }
   }
   const table = [...rows.values()].sort(
-    (a, b) => b.pts - a.pts || b.gf - b.ga - (a.gf - a.ga) || b.gf - a.gf || b.w - a.w || (a.club.displayName < b.club.displayName ? -1 : 1),
+    (a, b) =>
+      b.pts - a.pts ||
+      b.gf - b.ga - (a.gf - a.ga) ||
+      b.gf - a.gf ||
+      b.w - a.w ||
+      (a.club.displayName < b.club.displayName ? -1 : 1),
   );
   table.forEach((row, i) => (row.rank = i + 1));
   return { table, results };

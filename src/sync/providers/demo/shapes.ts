@@ -75,8 +75,12 @@ export function boardTeam(club: DemoClub) {
   };
 }
 
-export const teamRef = (s: LeagueSeason, id: string) => ({ $ref: `${CORE}/leagues/${s.ref.slug}/seasons/${s.season.year}/teams/${id}?lang=en&region=us` });
-export const athleteRef = (s: LeagueSeason, id: string) => ({ $ref: `${CORE}/leagues/${s.ref.slug}/seasons/${s.season.year}/athletes/${id}?lang=en&region=us` });
+export const teamRef = (s: LeagueSeason, id: string) => ({
+  $ref: `${CORE}/leagues/${s.ref.slug}/seasons/${s.season.year}/teams/${id}?lang=en&region=us`,
+});
+export const athleteRef = (s: LeagueSeason, id: string) => ({
+  $ref: `${CORE}/leagues/${s.ref.slug}/seasons/${s.season.year}/athletes/${id}?lang=en&region=us`,
+});
 
 export function positionObject(p: DemoPlayer) {
   const pos = POSITIONS[p.pos];
@@ -104,9 +108,23 @@ export function wallclock(m: DemoMatch, period: number, t: number): string {
   return new Date(m.kickoffMs + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 
 function kickoffTexts(ms: number): { detail: string; shortDetail: string } {
   const d = new Date(ms);
@@ -119,29 +137,73 @@ function kickoffTexts(ms: number): { detail: string; shortDetail: string } {
 }
 
 export function statusObject(m: DemoMatch, clock: MatchClock) {
-  const type = (id: string, name: string, state: string, completed: boolean, description: string, detail: string, shortDetail = detail) => ({
-    id, name, state, completed, description, detail, shortDetail,
+  const type = (
+    id: string,
+    name: string,
+    state: string,
+    completed: boolean,
+    description: string,
+    detail: string,
+    shortDetail = detail,
+  ) => ({
+    id,
+    name,
+    state,
+    completed,
+    description,
+    detail,
+    shortDetail,
   });
   if (m.phase === 'postponed') {
-    return { clock: 0, displayClock: "0'", period: 0, type: type('6', 'STATUS_POSTPONED', 'post', false, 'Postponed', 'Postponed') };
+    return {
+      clock: 0,
+      displayClock: "0'",
+      period: 0,
+      type: type('6', 'STATUS_POSTPONED', 'post', false, 'Postponed', 'Postponed'),
+    };
   }
   switch (clock.status) {
     case 'pre': {
       const t = kickoffTexts(m.kickoffMs);
-      return { clock: 0, displayClock: "0'", period: 0, type: type('1', 'STATUS_SCHEDULED', 'pre', false, 'Scheduled', t.detail, t.shortDetail) };
+      return {
+        clock: 0,
+        displayClock: "0'",
+        period: 0,
+        type: type('1', 'STATUS_SCHEDULED', 'pre', false, 'Scheduled', t.detail, t.shortDetail),
+      };
     }
     case 'first': {
       const c = playClock({ period: 1, t: clock.t, kind: 'foul' });
-      return { clock: c.clock.value, displayClock: c.clock.displayValue, period: 1, type: type('25', 'STATUS_FIRST_HALF', 'in', false, 'First Half', c.clock.displayValue) };
+      return {
+        clock: c.clock.value,
+        displayClock: c.clock.displayValue,
+        period: 1,
+        type: type('25', 'STATUS_FIRST_HALF', 'in', false, 'First Half', c.clock.displayValue),
+      };
     }
     case 'half':
-      return { clock: 2700, displayClock: 'HT', period: 1, type: type('23', 'STATUS_HALFTIME', 'in', false, 'Halftime', 'HT') };
+      return {
+        clock: 2700,
+        displayClock: 'HT',
+        period: 1,
+        type: type('23', 'STATUS_HALFTIME', 'in', false, 'Halftime', 'HT'),
+      };
     case 'second': {
       const c = playClock({ period: 2, t: clock.t, kind: 'foul' });
-      return { clock: c.clock.value, displayClock: c.clock.displayValue, period: 2, type: type('26', 'STATUS_SECOND_HALF', 'in', false, 'Second Half', c.clock.displayValue) };
+      return {
+        clock: c.clock.value,
+        displayClock: c.clock.displayValue,
+        period: 2,
+        type: type('26', 'STATUS_SECOND_HALF', 'in', false, 'Second Half', c.clock.displayValue),
+      };
     }
     case 'full':
-      return { clock: 5400, displayClock: `90'+${m.a2}'`, period: 2, type: type('28', 'STATUS_FULL_TIME', 'post', true, 'Full Time', 'FT') };
+      return {
+        clock: 5400,
+        displayClock: `90'+${m.a2}'`,
+        period: 2,
+        type: type('28', 'STATUS_FULL_TIME', 'post', true, 'Full Time', 'FT'),
+      };
   }
 }
 
@@ -173,5 +235,11 @@ export const playId = (m: DemoMatch, ev: MatchEvent) => `${m.id}${String(ev.n).p
 
 export const isGoal = (ev: MatchEvent) => ev.kind === 'goal' || ev.kind === 'penalty' || ev.kind === 'own-goal';
 export const isKey = (ev: MatchEvent) =>
-  isGoal(ev) || ev.kind === 'yellow' || ev.kind === 'red' || ev.kind === 'sub' ||
-  ev.kind === 'kickoff' || ev.kind === 'halftime' || ev.kind === 'start2' || ev.kind === 'end';
+  isGoal(ev) ||
+  ev.kind === 'yellow' ||
+  ev.kind === 'red' ||
+  ev.kind === 'sub' ||
+  ev.kind === 'kickoff' ||
+  ev.kind === 'halftime' ||
+  ev.kind === 'start2' ||
+  ev.kind === 'end';

@@ -33,8 +33,19 @@ export interface PlayerTally {
 }
 
 const emptyTeam = (): TeamTally => ({
-  goals: 0, shots: 0, onTarget: 0, blocked: 0, fouls: 0, yellow: 0, red: 0, cornersWon: 0, offsides: 0, saves: 0,
-  penaltyGoals: 0, goalAssists: 0, shotAssists: 0,
+  goals: 0,
+  shots: 0,
+  onTarget: 0,
+  blocked: 0,
+  fouls: 0,
+  yellow: 0,
+  red: 0,
+  cornersWon: 0,
+  offsides: 0,
+  saves: 0,
+  penaltyGoals: 0,
+  goalAssists: 0,
+  shotAssists: 0,
 });
 
 export function teamTallies(events: readonly MatchEvent[]): [TeamTally, TeamTally] {
@@ -95,7 +106,18 @@ export function teamTallies(events: readonly MatchEvent[]): [TeamTally, TeamTall
 }
 
 const emptyPlayer = (): PlayerTally => ({
-  goals: 0, assists: 0, shots: 0, onTarget: 0, foulsCommitted: 0, foulsSuffered: 0, yellow: 0, red: 0, ownGoals: 0, offsides: 0, saves: 0, conceded: 0,
+  goals: 0,
+  assists: 0,
+  shots: 0,
+  onTarget: 0,
+  foulsCommitted: 0,
+  foulsSuffered: 0,
+  yellow: 0,
+  red: 0,
+  ownGoals: 0,
+  offsides: 0,
+  saves: 0,
+  conceded: 0,
 });
 
 /** Per player id. Saves and goals conceded go to each side's starting goalkeeper, who plays throughout. */

@@ -3,11 +3,27 @@ import type { MatchEvent, MatchScript } from './timeline.js';
 
 const FOOT = ['right footed shot', 'left footed shot', 'right footed shot', 'header'];
 const WHERE = [
-  'from outside the box', 'from the centre of the box', 'from the left side of the box', 'from the right side of the box',
-  'from a difficult angle on the left', 'from very close range',
+  'from outside the box',
+  'from the centre of the box',
+  'from the left side of the box',
+  'from the right side of the box',
+  'from a difficult angle on the left',
+  'from very close range',
 ];
-const TARGET = ['to the bottom left corner', 'to the bottom right corner', 'to the top left corner', 'to the high centre of the goal', 'to the centre of the goal'];
-const MISS = ['is high and wide to the right', 'misses to the left', 'is just a bit too high', 'is close, but misses to the right', 'is too high'];
+const TARGET = [
+  'to the bottom left corner',
+  'to the bottom right corner',
+  'to the top left corner',
+  'to the high centre of the goal',
+  'to the centre of the goal',
+];
+const MISS = [
+  'is high and wide to the right',
+  'misses to the left',
+  'is just a bit too high',
+  'is close, but misses to the right',
+  'is too high',
+];
 const SAVE = ['centre', 'bottom left corner', 'bottom right corner', 'top centre'];
 const CARD = ['for a bad foul', 'for a late challenge', 'for dissent', 'for time wasting', 'for a dangerous tackle'];
 
@@ -49,12 +65,21 @@ export function playTexts(script: MatchScript, ev: MatchEvent): PlayTexts {
         shortText: `${a!.player.displayName} Penalty - Scored`,
       };
     case 'own-goal':
-      return { text: `Own Goal by ${a!.player.displayName}, ${team(a!.side)}. ${scoreLine}.`, shortText: `${a!.player.displayName} Own Goal` };
+      return {
+        text: `Own Goal by ${a!.player.displayName}, ${team(a!.side)}. ${scoreLine}.`,
+        shortText: `${a!.player.displayName} Own Goal`,
+      };
     case 'yellow':
-      return { text: `${who} is shown the yellow card ${nth(CARD, v)}.`, shortText: `${a!.player.displayName} Yellow Card` };
+      return {
+        text: `${who} is shown the yellow card ${nth(CARD, v)}.`,
+        shortText: `${a!.player.displayName} Yellow Card`,
+      };
     case 'red':
       return {
-        text: ev.flag === 'second-yellow' ? `Second yellow card to ${who}.` : `${who} is shown the red card for serious foul play.`,
+        text:
+          ev.flag === 'second-yellow'
+            ? `Second yellow card to ${who}.`
+            : `${who} is shown the red card for serious foul play.`,
         shortText: `${a!.player.displayName} Red Card`,
       };
     case 'sub':
@@ -64,7 +89,10 @@ export function playTexts(script: MatchScript, ev: MatchEvent): PlayTexts {
       };
     case 'foul':
       if (ev.flag === 'penalty-foul') {
-        return { text: `Penalty conceded by ${who} after a foul in the penalty area.`, shortText: `${a!.player.displayName} Foul` };
+        return {
+          text: `Penalty conceded by ${who} after a foul in the penalty area.`,
+          shortText: `${a!.player.displayName} Foul`,
+        };
       }
       return {
         text: `${b!.player.displayName} (${team(b!.side)}) wins a free kick ${v % 2 ? 'in the defensive half' : 'in the attacking half'}.`,
@@ -86,7 +114,10 @@ export function playTexts(script: MatchScript, ev: MatchEvent): PlayTexts {
         shortText: `${a!.player.displayName} Shot Blocked`,
       };
     case 'corner':
-      return { text: `Corner, ${team(1 - a!.side)}. Conceded by ${a!.player.displayName}.`, shortText: `${a!.player.displayName} Corner Kick` };
+      return {
+        text: `Corner, ${team(1 - a!.side)}. Conceded by ${a!.player.displayName}.`,
+        shortText: `${a!.player.displayName} Corner Kick`,
+      };
     case 'offside':
       return {
         text: `Offside, ${team(a!.side)}. ${a!.player.displayName} tries a through ball, but ${ev.caught?.displayName ?? 'a teammate'} is caught offside.`,

@@ -11,9 +11,22 @@ import type { DemoMatch, LeagueSeason } from './season.js';
 
 export type Side = 0 | 1;
 export type Kind =
-  | 'kickoff' | 'halftime' | 'start2' | 'end'
-  | 'goal' | 'penalty' | 'own-goal' | 'yellow' | 'red' | 'sub'
-  | 'foul' | 'shot-on' | 'shot-off' | 'shot-blocked' | 'corner' | 'offside';
+  | 'kickoff'
+  | 'halftime'
+  | 'start2'
+  | 'end'
+  | 'goal'
+  | 'penalty'
+  | 'own-goal'
+  | 'yellow'
+  | 'red'
+  | 'sub'
+  | 'foul'
+  | 'shot-on'
+  | 'shot-off'
+  | 'shot-blocked'
+  | 'corner'
+  | 'offside';
 
 export interface Actor {
   player: DemoPlayer;
@@ -56,7 +69,12 @@ export interface MatchScript {
 }
 
 const FORMATIONS: Array<[string, number, number, number]> = [
-  ['4-3-3', 4, 3, 3], ['4-4-2', 4, 4, 2], ['4-2-3-1', 4, 5, 1], ['3-5-2', 3, 5, 2], ['3-4-3', 3, 4, 3], ['5-3-2', 5, 3, 2],
+  ['4-3-3', 4, 3, 3],
+  ['4-4-2', 4, 4, 2],
+  ['4-2-3-1', 4, 5, 1],
+  ['3-5-2', 3, 5, 2],
+  ['3-4-3', 3, 4, 3],
+  ['5-3-2', 5, 3, 2],
 ];
 
 const P1_END = 2700;
@@ -69,7 +87,11 @@ function pickLineup(rng: Rng, club: DemoClub, side: Side): Lineup {
   const [formation, d, m, f] = rng.pick(FORMATIONS);
   const byPos = (pos: Pos) => club.players.filter((p) => p.pos === pos);
   // Earlier squad members are the regulars: a light shuffle keeps them likely starters.
-  const ranked = (pos: Pos) => byPos(pos).map((p, i) => ({ p, k: i + rng.next() * 3 })).sort((a, b) => a.k - b.k).map((x) => x.p);
+  const ranked = (pos: Pos) =>
+    byPos(pos)
+      .map((p, i) => ({ p, k: i + rng.next() * 3 }))
+      .sort((a, b) => a.k - b.k)
+      .map((x) => x.p);
   const gks = ranked('G');
   const defs = ranked('D');
   const mids = ranked('M');
@@ -101,7 +123,8 @@ export function buildScript(season: LeagueSeason, m: DemoMatch): MatchScript {
   const lineups: [Lineup, Lineup] = [pickLineup(rng, m.home, 0), pickLineup(rng, m.away, 1)];
   const raws: Raw[] = [];
   let order = 0;
-  const add = (kind: Kind, period: 1 | 2, t: number, side: Side | null, flag?: Raw['flag']) => raws.push({ kind, period, t, side, order: order++, flag });
+  const add = (kind: Kind, period: 1 | 2, t: number, side: Side | null, flag?: Raw['flag']) =>
+    raws.push({ kind, period, t, side, order: order++, flag });
   const L1 = periodEnd(m, 1) - 2;
   const L2 = periodEnd(m, 2) - P1_END - 2;
   const anyTime = (): [1 | 2, number] => {
@@ -134,8 +157,13 @@ export function buildScript(season: LeagueSeason, m: DemoMatch): MatchScript {
     const f = side === 0 ? tilt : 1 / tilt;
     const counts: Array<[Kind, number]> = [
       // About a third of a real key-play stream (~50 plays a match): every kind of play, and a store of manageable size.
-      ['foul', rng.poisson(5.5)], ['shot-off', rng.poisson(2.6 * f)], ['shot-blocked', rng.poisson(1.5 * f)],
-      ['shot-on', rng.poisson(2 * f)], ['corner', rng.poisson(3 * f)], ['offside', rng.poisson(1.3)], ['yellow', rng.poisson(1.7)],
+      ['foul', rng.poisson(5.5)],
+      ['shot-off', rng.poisson(2.6 * f)],
+      ['shot-blocked', rng.poisson(1.5 * f)],
+      ['shot-on', rng.poisson(2 * f)],
+      ['corner', rng.poisson(3 * f)],
+      ['offside', rng.poisson(1.3)],
+      ['yellow', rng.poisson(1.7)],
     ];
     for (const [kind, count] of counts) {
       for (let i = 0; i < count; i++) {
@@ -153,7 +181,8 @@ export function buildScript(season: LeagueSeason, m: DemoMatch): MatchScript {
     for (let i = 0; i < subs; i++) add('sub', 2, windows[i % windows.length]!, side);
   }
 
-  const rank = (r: Raw) => (r.kind === 'kickoff' || r.kind === 'start2' ? 0 : r.kind === 'halftime' || r.kind === 'end' ? 2 : 1);
+  const rank = (r: Raw) =>
+    r.kind === 'kickoff' || r.kind === 'start2' ? 0 : r.kind === 'halftime' || r.kind === 'end' ? 2 : 1;
   raws.sort((a, b) => eventKey(a.period, a.t) - eventKey(b.period, b.t) || rank(a) - rank(b) || a.order - b.order);
   return { match: m, lineups, events: walk(rng, lineups, raws), possession: possession(rng, tilt) };
 }
@@ -190,13 +219,25 @@ function walk(rng: Rng, lineups: [Lineup, Lineup], raws: Raw[]): MatchEvent[] {
   for (const raw of raws) {
     const side = raw.side ?? 0;
     const other = (1 - side) as Side;
-    const ev: MatchEvent = { n: 0, kind: raw.kind, period: raw.period, t: raw.t, team: raw.side, actors: [], home: 0, away: 0, variant: rng.int(0, 1_000_000), flag: raw.flag };
+    const ev: MatchEvent = {
+      n: 0,
+      kind: raw.kind,
+      period: raw.period,
+      t: raw.t,
+      team: raw.side,
+      actors: [],
+      home: 0,
+      away: 0,
+      variant: rng.int(0, 1_000_000),
+      flag: raw.flag,
+    };
     switch (raw.kind) {
       case 'goal':
       case 'penalty': {
         const scorer = choose(side, SCORER);
         ev.actors.push(actor(scorer, side, 'scorer'));
-        if (raw.kind === 'goal' && rng.chance(0.75)) ev.actors.push(actor(choose(side, ASSIST, scorer), side, 'assister'));
+        if (raw.kind === 'goal' && rng.chance(0.75))
+          ev.actors.push(actor(choose(side, ASSIST, scorer), side, 'assister'));
         score[side]!++;
         break;
       }
