@@ -87,6 +87,7 @@ export interface RouteDef<P, Q> {
 }
 
 // The table holds routes of many parameter shapes; the core handles them uniformly.
+// biome-ignore lint/suspicious/noExplicitAny: each route's P and Q are checked where it is defined
 export type AnyRoute = RouteDef<any, any> & { segments: Segment[] };
 
 export type Segment = { literal: string } | { param: string };

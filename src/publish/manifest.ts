@@ -79,7 +79,7 @@ export function* linesSync(file: string): Generator<string> {
   const decoder = new StringDecoder('utf8');
   let rest = '';
   try {
-    for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) {
+    for (let n = fs.readSync(fd, buf, 0, buf.length, null); n > 0; n = fs.readSync(fd, buf, 0, buf.length, null)) {
       const text = rest + decoder.write(buf.subarray(0, n));
       const lines = text.split('\n');
       rest = lines.pop()!;

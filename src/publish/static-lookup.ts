@@ -64,7 +64,10 @@ export class StaticBuild {
   private current(): LoadedRelease | null {
     const dir = this.releaseDir();
     const st = dir ? fs.statSync(path.join(dir, MANIFEST_FILE), { throwIfNoEntry: false }) : undefined;
-    if (!dir || !st) return (this.loaded = null);
+    if (!dir || !st) {
+      this.loaded = null;
+      return null;
+    }
     const id = `${dir}\0${st.ino}\0${st.mtimeMs}\0${st.size}`;
     if (this.loaded?.id === id) return this.loaded;
     try {

@@ -184,7 +184,9 @@ export class StoreWriter {
     const hash = contentHash(league, seasonJson ?? '', ...json);
     if (this.s.rosterHash.get(clubId) === hash) return changed;
     this.s.deletePlayers.run(clubId);
-    players.forEach((p, i) => this.s.insertPlayer.run(clubId, p.id, i, json[i]!));
+    players.forEach((p, i) => {
+      this.s.insertPlayer.run(clubId, p.id, i, json[i]!);
+    });
     this.s.upsertRoster.run(clubId, league, seasonJson, hash, now);
     return changed + players.length;
   }
@@ -195,7 +197,9 @@ export class StoreWriter {
     const hash = contentHash(complete ? '1' : '0', ...json);
     if (this.s.streamHash.get(league, matchId) === hash) return 0;
     this.s.deletePlays.run(league, matchId);
-    plays.forEach((p, i) => this.s.insertPlay.run(league, matchId, p.sequence, p.id, isFlagged(p) ? 1 : 0, json[i]!));
+    plays.forEach((p, i) => {
+      this.s.insertPlay.run(league, matchId, p.sequence, p.id, isFlagged(p) ? 1 : 0, json[i]!);
+    });
     this.s.upsertStream.run(league, matchId, plays.length, complete ? 1 : 0, hash, now);
     return plays.length;
   }

@@ -28,7 +28,9 @@ function dump(db: DB): Record<string, unknown[]> {
 // Each of these runs whole syncs; a busy 2-core machine needs more than the default minute.
 describe('demo provider determinism', { timeout: 180_000 }, () => {
   const stores: DemoStore[] = [];
-  afterAll(() => stores.forEach((s) => s.cleanup()));
+  afterAll(() => {
+    for (const s of stores) s.cleanup();
+  });
   const leagues = ['sco.1', 'usa.1'];
   // Half a season per league keeps the repeated syncs quick; the layout rules are the same.
 

@@ -32,7 +32,7 @@ describe('ESPN sync through a faulty upstream', () => {
       [`${PLAYS_9001}&page=3`]: [fault.json({ items: 'nope' })],
       [`${SITE}/teams/1001/roster`]: [fault.stallBody, fault.status(502)],
       [`${SITE}/teams`]: [fault.html, fault.status(500)],
-      ['/apis/v2/sports/soccer/eng.1/standings']: [fault.status(504), fault.truncate, fault.status(429, '0')],
+      '/apis/v2/sports/soccer/eng.1/standings': [fault.status(504), fault.truncate, fault.status(429, '0')],
     };
     standIn().faults = faultsByPath(inject);
     const faulty = tempStore().db;

@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { openStore } from '../../src/store/db.js';
 import { runSync } from '../../src/sync/run-sync.js';
 import { createDemoProvider, demoReferenceInstant } from '../../src/sync/providers/demo/index.js';
-import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
 import { build } from '../../src/publish/build.js';
 import type { BuildOptions, BuildSummary } from '../../src/publish/build.js';
 import { CdnEmulator } from '../../src/publish/cdn-emulator.js';

@@ -58,7 +58,8 @@ function expectSound(req: RawRequest, via = cdn): void {
 }
 
 beforeAll(async () => {
-  const db = (storeFile = await demoStore());
+  storeFile = await demoStore();
+  const db = storeFile;
   const { out } = await buildInto(db);
   release = currentRelease(out)!;
   cdn = await CdnEmulator.open(release);

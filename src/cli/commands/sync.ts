@@ -84,7 +84,10 @@ async function makeProvider(f: SyncFlags, clock: Clock, store: () => DB): Promis
         full: f.full ?? false,
         // The same bound as the orchestrator's, but per HTTP request: one plays unit is several pages.
         http: new HttpClient({ concurrency: f.concurrency, timeoutMs: f.timeout, retries: f.retries }),
-        isRosterFresh: (league, teamId) => (fresh ??= rosterFreshness(store(), 'espn', clock))(league, teamId),
+        isRosterFresh: (league, teamId) => {
+          fresh ??= rosterFreshness(store(), 'espn', clock);
+          return fresh(league, teamId);
+        },
       });
     }
   }
@@ -219,7 +222,8 @@ ESPN over HTTP (--provider espn):
       let store: DB | undefined;
       const provider = await makeProvider(f, systemClock, () => store!);
       const clock = f.provider === 'demo' ? await demoClock(f.today ?? ymd(systemClock())) : systemClock;
-      const db = (store = openStore(f.db));
+      store = openStore(f.db);
+      const db = store;
       const started = performance.now();
       const progress = new Progress(`sync ${f.provider}`);
       try {

@@ -185,8 +185,8 @@ export function boardEvent(s: LeagueSeason, v: MatchView) {
 
 export function scoreboardPayload(s: LeagueSeason, day: string, views: MatchView[]) {
   const league = leagueObject(s);
-  const start = new Date(s.season.startMs).toISOString().slice(0, 16) + 'Z';
-  const end = new Date(s.season.endMs).toISOString().slice(0, 16) + 'Z';
+  const start = `${new Date(s.season.startMs).toISOString().slice(0, 16)}Z`;
+  const end = `${new Date(s.season.endMs).toISOString().slice(0, 16)}Z`;
   return {
     leagues: [
       {

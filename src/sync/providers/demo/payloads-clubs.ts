@@ -144,8 +144,8 @@ function entry(row: TableRow, size: number) {
 }
 
 export function standingsPayload(s: LeagueSeason) {
-  const start = new Date(s.season.startMs).toISOString().slice(0, 16) + 'Z';
-  const end = new Date(s.season.endMs).toISOString().slice(0, 16) + 'Z';
+  const start = `${new Date(s.season.startMs).toISOString().slice(0, 16)}Z`;
+  const end = `${new Date(s.season.endMs).toISOString().slice(0, 16)}Z`;
   return {
     uid: `s:600~l:${s.ref.espnId}`,
     id: s.ref.espnId,

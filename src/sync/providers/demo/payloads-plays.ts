@@ -67,7 +67,7 @@ export function playsPages(s: LeagueSeason, v: MatchView): unknown[] {
   const { m } = v;
   const last = v.events.at(-1);
   // The stream was last touched when its latest play happened.
-  const modified = last ? wallclock(m, last.period, last.t).slice(0, 16) + 'Z' : m.date;
+  const modified = last ? `${wallclock(m, last.period, last.t).slice(0, 16)}Z` : m.date;
   const items = v.events.map((e) => item(s, v, e, modified));
   const pageCount = Math.ceil(items.length / PAGE_SIZE);
   const pages: unknown[] = [];

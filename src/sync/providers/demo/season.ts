@@ -85,7 +85,7 @@ const LATER_TODAY = [14 * 60, 16 * 60 + 30, 19 * 60, 20 * 60 + 30, 21 * 60];
 export const matchLengthMs = (m: { a1: number; a2: number }) => (45 + m.a1 + 15 + 45 + m.a2) * MINUTE;
 
 export function espnDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16) + 'Z';
+  return `${new Date(ms).toISOString().slice(0, 16)}Z`;
 }
 
 function seasonInfo(ref: LeagueRef, index: number, refMs: number, startMs: number, endMs: number): SeasonInfo {
@@ -122,8 +122,8 @@ function roundPairs(n: number, r: number): Array<[number, number]> {
 function fullTimeGoals(seed: number, id: string, home: DemoClub, away: DemoClub): [number, number] {
   const rng = rngFor(seed, 'score', id);
   const ratio = home.strength / away.strength;
-  const h = Math.min(7, rng.poisson(1.45 * Math.pow(ratio, 0.9)));
-  const a = Math.min(7, rng.poisson(1.15 * Math.pow(1 / ratio, 0.9)));
+  const h = Math.min(7, rng.poisson(1.45 * ratio ** 0.9));
+  const a = Math.min(7, rng.poisson(1.15 * (1 / ratio) ** 0.9));
   return [h, a];
 }
 
@@ -259,7 +259,9 @@ function tabulate(clubs: DemoClub[], matches: DemoMatch[]): { table: TableRow[];
       b.w - a.w ||
       (a.club.displayName < b.club.displayName ? -1 : 1),
   );
-  table.forEach((row, i) => (row.rank = i + 1));
+  table.forEach((row, i) => {
+    row.rank = i + 1;
+  });
   return { table, results };
 }
 

@@ -125,7 +125,10 @@ export function playerTallies(script: MatchScript, events: readonly MatchEvent[]
   const out = new Map<string, PlayerTally>();
   const get = (id: string) => {
     let p = out.get(id);
-    if (!p) out.set(id, (p = emptyPlayer()));
+    if (!p) {
+      p = emptyPlayer();
+      out.set(id, p);
+    }
     return p;
   };
   const keepers = script.lineups.map((l) => l.starters[0]!.id);
