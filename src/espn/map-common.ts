@@ -93,19 +93,6 @@ export function mapClub(team: EspnTeam): ClubRecord {
   };
 }
 
-/**
- * Merge what a new payload says about a club into what is stored: a payload that omits a field
- * (a scoreboard snapshot has no venue, a roster no colours) must not erase it.
- */
-export function mergeClub(stored: ClubRecord | undefined, next: ClubRecord): ClubRecord {
-  if (!stored) return next;
-  const out = { ...next } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(stored)) {
-    if (out[k] === null || out[k] === undefined) out[k] = v;
-  }
-  return out as unknown as ClubRecord;
-}
-
 const STAT_ABBREVIATIONS: Record<string, string> = {
   possessionPct: 'PP',
   totalShots: 'SHOT',

@@ -1,16 +1,10 @@
 /** Scoreboard events and summaries → match records. */
-import type { MatchRecord, SummarySections } from '../store/records.js';
+import type { MatchEntry, MatchRecord, SummarySections } from '../store/records.js';
 import { SUMMARY_SECTIONS } from '../store/records.js';
 import { normalizeIso, ymd } from '../util/time.js';
 import { homeAwayOrder, mapCompetitor, mapStatus, mapVenue } from './map-common.js';
 import { EventSchema, ScoreboardSchema, SummarySchema } from './schemas.js';
 import type { EspnEvent } from './schemas.js';
-
-export interface MappedMatch {
-  record: MatchRecord;
-  kickoff: string;
-  scoreboardDate: string;
-}
 
 export interface ScoreboardLeagueInfo {
   espnId: string | null;
@@ -19,16 +13,16 @@ export interface ScoreboardLeagueInfo {
 
 export interface MappedScoreboard {
   league: ScoreboardLeagueInfo;
-  matches: MappedMatch[];
+  matches: MatchEntry[];
 }
 
-function withKickoff(record: MatchRecord): MappedMatch {
+function withKickoff(record: MatchRecord): MatchEntry {
   const kickoff = normalizeIso(record.date);
   if (!kickoff) throw new Error(`event ${record.id}: unreadable date ${JSON.stringify(record.date)}`);
   return { record, kickoff, scoreboardDate: ymd(new Date(kickoff)) };
 }
 
-export function mapEvent(event: EspnEvent, provider: string): MappedMatch {
+export function mapEvent(event: EspnEvent, provider: string): MatchEntry {
   const comp = event.competitions[0]!;
   const status = mapStatus(comp.status ?? event.status);
   const [home, away] = homeAwayOrder(comp.competitors).map((c) => mapCompetitor(c, status)) as [
@@ -93,7 +87,7 @@ export function mapScoreboard(payload: unknown, provider: string): MappedScorebo
 
 export interface MappedSummary {
   /** The match as the summary's header describes it (used when no scoreboard stored it). */
-  match: MappedMatch;
+  match: MatchEntry;
   sections: SummarySections;
   keyEventIds: string[];
 }

@@ -30,29 +30,6 @@ export interface MappedPlays {
   complete: boolean;
 }
 
-const IMPORTANT_TYPES = new Set([
-  'goal',
-  'own-goal',
-  'penalty-goal',
-  'yellow-card',
-  'red-card',
-  'substitution',
-  'penalty',
-]);
-
-/** Goals, cards, substitutions, penalties and own goals: the plays `important=true` always keeps. */
-export function isFlagged(p: PlayRecord): boolean {
-  return (
-    p.scoringPlay ||
-    p.redCard ||
-    p.yellowCard ||
-    p.substitution ||
-    p.penaltyKick ||
-    p.ownGoal ||
-    (p.type.type !== null && IMPORTANT_TYPES.has(p.type.type))
-  );
-}
-
 function mapPlay(p: EspnPlay, sequence: number, ctx: PlayContext): PlayRecord {
   const teamId = idFromRef(p.team?.$ref, 'teams');
   const team = teamId ? ctx.team(teamId) : undefined;

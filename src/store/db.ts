@@ -63,6 +63,11 @@ function seedLeagues(db: DB): void {
   })();
 }
 
+/** store_meta keys: the snapshot time, the end of the last sync without failures, the provider. */
+export const META_SNAPSHOT_AT = 'snapshot_at';
+export const META_LAST_SUCCESS = 'last_successful_sync_at';
+export const META_PROVIDER = 'provider';
+
 export function getMeta(db: DB, key: string): string | null {
   const row = db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined;
   return row?.value ?? null;

@@ -177,3 +177,46 @@ export interface StandingsGroupRecord {
 }
 
 export type Resource = 'scoreboard' | 'summary' | 'plays' | 'teams' | 'roster' | 'standings';
+
+/** A match as the store takes it: its record, and the indexed columns derived from it. */
+export interface MatchEntry {
+  record: MatchRecord;
+  kickoff: string;
+  scoreboardDate: string;
+}
+
+const IMPORTANT_TYPES = new Set([
+  'goal',
+  'own-goal',
+  'penalty-goal',
+  'yellow-card',
+  'red-card',
+  'substitution',
+  'penalty',
+]);
+
+/** Goals, cards, substitutions, penalties and own goals: the plays `important=true` always keeps. */
+export function isFlagged(p: PlayRecord): boolean {
+  return (
+    p.scoringPlay ||
+    p.redCard ||
+    p.yellowCard ||
+    p.substitution ||
+    p.penaltyKick ||
+    p.ownGoal ||
+    (p.type.type !== null && IMPORTANT_TYPES.has(p.type.type))
+  );
+}
+
+/**
+ * Merge what a new payload says about a club into what is stored: a payload that omits a field
+ * (a scoreboard snapshot has no venue, a roster no colours) must not erase it.
+ */
+export function mergeClub(stored: ClubRecord | undefined, next: ClubRecord): ClubRecord {
+  if (!stored) return next;
+  const out = { ...next } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(stored)) {
+    if (out[k] === null || out[k] === undefined) out[k] = v;
+  }
+  return out as unknown as ClubRecord;
+}

@@ -7,19 +7,17 @@
  * stream or standings table from the provider leaves what is stored in place.
  */
 import type { DB } from './db.js';
-import type { MappedMatch } from '../espn/map-events.js';
 import type {
   ClubRecord,
   CoachRecord,
+  MatchEntry,
   PlayRecord,
   PlayerRecord,
   Resource,
   StandingsGroupRecord,
   SummarySections,
 } from './records.js';
-import { SUMMARY_SECTIONS } from './records.js';
-import { isFlagged } from '../espn/map-plays.js';
-import { mergeClub } from '../espn/map-common.js';
+import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
@@ -100,7 +98,7 @@ export class StoreWriter {
   }
 
   /** Store a match as a scoreboard (or the summary header, when `onlyIfAbsent`) describes it. */
-  upsertMatch(league: string, m: MappedMatch, now: string, onlyIfAbsent = false): number {
+  upsertMatch(league: string, m: MatchEntry, now: string, onlyIfAbsent = false): number {
     if (onlyIfAbsent && this.s.matchExists.get(league, m.record.id)) return 0;
     const json = JSON.stringify(m.record);
     const [home, away] = m.record.competitors;

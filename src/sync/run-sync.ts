@@ -6,7 +6,7 @@
  */
 import pLimit from 'p-limit';
 import type { DB } from '../store/db.js';
-import { getMeta, setMeta } from '../store/db.js';
+import { META_LAST_SUCCESS, META_PROVIDER, META_SNAPSHOT_AT, getMeta, setMeta } from '../store/db.js';
 import { StoreWriter } from '../store/writer.js';
 import type { Resource } from '../store/records.js';
 import { mapScoreboard, mapSummary } from '../espn/map-events.js';
@@ -43,10 +43,6 @@ export interface SyncReport {
   ignored: string[];
   snapshotAt: string | null;
 }
-
-export const META_SNAPSHOT_AT = 'snapshot_at';
-export const META_LAST_SUCCESS = 'last_successful_sync_at';
-export const META_PROVIDER = 'provider';
 
 function message(err: unknown): string {
   if (err instanceof Error) {

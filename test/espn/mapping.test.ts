@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapScoreboard, mapSummary } from '../../src/espn/map-events.js';
-import { isFlagged, mapPlays } from '../../src/espn/map-plays.js';
+import { mapPlays } from '../../src/espn/map-plays.js';
+import { isFlagged } from '../../src/store/records.js';
 import type { PlayContext } from '../../src/espn/map-plays.js';
 import { mapRoster, mapStandings, mapTeams } from '../../src/espn/map-clubs.js';
 import { normalizeScore } from '../../src/espn/map-common.js';

@@ -5,8 +5,7 @@
  */
 import path from 'node:path';
 import type { DB } from '../db.js';
-import { getMeta, openStore } from '../db.js';
-import { META_LAST_SUCCESS, META_PROVIDER, META_SNAPSHOT_AT } from '../../sync/run-sync.js';
+import { META_LAST_SUCCESS, META_PROVIDER, META_SNAPSHOT_AT, getMeta, openStore } from '../db.js';
 import { ClubQueries } from './clubs.js';
 import { LeagueQueries } from './leagues.js';
 import { MatchQueries } from './matches.js';
