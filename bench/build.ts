@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { build } from '../src/publish/build.js';
 import type { BuildSummary } from '../src/publish/build.js';
 import { currentRelease } from '../src/publish/release.js';
+import { StoreReader } from '../src/store/read/reader.js';
 import { openStore } from '../src/store/db.js';
 import { runSync } from '../src/sync/run-sync.js';
 import { createDemoProvider, demoReferenceInstant } from '../src/sync/providers/demo/index.js';
@@ -38,7 +39,9 @@ const { values } = parseArgs({
 
 // Child mode: one build, its summary and the process's peak RSS on stdout.
 if (values.child) {
-  const summary = await build({ db: values.db!, out: values.out!, full: values.full });
+  const store = StoreReader.open(values.db!);
+  const summary = await build({ store, out: values.out!, full: values.full });
+  store.close();
   process.stdout.write(JSON.stringify({ summary, maxRssKiB: process.resourceUsage().maxRSS }));
   process.exit(0);
 }

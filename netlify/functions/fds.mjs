@@ -34,16 +34,15 @@ function target(request) {
   const q = raw.indexOf('?');
   const path = request.headers.get('x-netlify-original-pathname') ?? (q === -1 ? raw : raw.slice(0, q));
   const search = request.headers.get('x-netlify-original-search') ?? (q === -1 ? '' : raw.slice(q));
-  // Read the query exactly as the rules that sent the request here read it (publish/netlify-query.ts).
+  // Read the query exactly as the rules that sent the request here read it (src/api/netlify-query.ts).
   return { path, rawQuery: netlifyCanonicalQuery(search.replace(/^\?/, '')) };
 }
 
 export default async (request) => {
   const { path, rawQuery } = target(request);
   const headers = Object.fromEntries(request.headers);
-  const method = request.method === 'HEAD' ? 'GET' : request.method;
   const res = render(
-    { method, path, rawQuery, headers },
+    { method: request.method, path, rawQuery, headers },
     {
       store: openStore(),
       clock: () => new Date(),
@@ -52,8 +51,6 @@ export default async (request) => {
     },
   );
   if (res.status === 503) store = null;
-  return new Response(request.method === 'HEAD' || res.body.length === 0 ? null : res.body, {
-    status: res.status,
-    headers: res.headers,
-  });
+  // Content-Length is the platform's: a Response states the length of what it sends.
+  return new Response(res.sendBody ? res.body : null, { status: res.status, headers: res.headers });
 };

@@ -15,6 +15,12 @@ export interface Field<T> {
   /** JSON Schema of the raw parameter, for OpenAPI. */
   doc: JsonSchema;
   required?: boolean;
+  /** Every value the parameter can take, spelled canonically, when that is a finite set (enums, booleans). */
+  values?: readonly string[];
+  /** The value when the parameter is not given. */
+  fallback?: T;
+  /** The largest value; larger ones are clamped to it. */
+  max?: number;
 }
 
 const INVALID = Symbol('invalid');
@@ -85,7 +91,7 @@ export function enumQuery<const V extends readonly string[]>(
   description: string,
 ): Field<V[number]> {
   const message = `${name} must be ${values.slice(0, -1).join(', ')}, or ${values[values.length - 1]}`;
-  return field(
+  const f = field(
     message,
     (raw) => {
       if (raw === undefined) return fallback;
@@ -95,10 +101,11 @@ export function enumQuery<const V extends readonly string[]>(
     `${description} (case-insensitive)`,
     { type: 'string', enum: [...values], default: fallback },
   );
+  return { ...f, values, fallback };
 }
 
-export const boolQuery = (name: string, fallback: boolean, description: string): Field<boolean> =>
-  field(
+export const boolQuery = (name: string, fallback: boolean, description: string): Field<boolean> => ({
+  ...field(
     `${name} must be true or false`,
     (raw) => (raw === undefined ? fallback : raw === 'true' ? true : raw === 'false' ? false : INVALID),
     description,
@@ -107,10 +114,13 @@ export const boolQuery = (name: string, fallback: boolean, description: string):
       enum: ['true', 'false'],
       default: String(fallback),
     },
-  );
+  ),
+  values: ['false', 'true'],
+  fallback,
+});
 
 function positive(name: string, max: number, fallback: number, description: string): Field<number> {
-  return field(
+  const f = field(
     `${name} must be a positive integer`,
     (raw) => {
       if (raw === undefined) return fallback;
@@ -121,6 +131,7 @@ function positive(name: string, max: number, fallback: number, description: stri
     `${description}; values above ${max} are clamped to ${max}`,
     { type: 'string', pattern: '^\\d+$', default: String(fallback) },
   );
+  return { ...f, fallback, max };
 }
 
 export const pageQuery = () => positive('page', MAX_PAGE, 1, '1-based page number');

@@ -23,11 +23,28 @@ export const PREFLIGHT: Readonly<Record<string, string>> = {
   Allow: ALLOW,
 };
 
+/**
+ * Cache-Control by the route's cache class: `live` is match data (short while it holds a match in
+ * play), `match` standings, `list` leagues, meta, clubs and the API description, `none` health.
+ * The OpenAPI document describes each class from this same table.
+ */
+export const CACHE_POLICY: Readonly<Record<CacheClass, { value: string; whileLive?: string }>> = {
+  live: { value: 'public, max-age=30', whileLive: 'public, max-age=4' },
+  match: { value: 'public, max-age=30' },
+  list: { value: 'public, max-age=60' },
+  none: { value: 'no-store' },
+};
+
+/** Errors are never cached. */
 export function cacheControl(cache: CacheClass, status: number, live: boolean): string {
-  if (status !== 200 || cache === 'none') return 'no-store';
-  if (cache === 'list') return 'public, max-age=60';
-  if (cache === 'live' && live) return 'public, max-age=4';
-  return 'public, max-age=30';
+  if (status !== 200) return 'no-store';
+  const policy = CACHE_POLICY[cache];
+  return live && policy.whileLive ? policy.whileLive : policy.value;
+}
+
+export function describeCachePolicy(cache: CacheClass): string {
+  const { value, whileLive } = CACHE_POLICY[cache];
+  return whileLive ? `\`${whileLive}\` while the response holds a live match, else \`${value}\`` : `\`${value}\``;
 }
 
 /** A strong validator: the quoted content hash of the exact body bytes. */

@@ -38,10 +38,16 @@ export function netlifyDecode(raw: string): string {
   return utf8.decode(out.subarray(0, n));
 }
 
-/** The pairs Netlify sees, in order, as raw keys and decoded values (repeats included). */
-export function netlifyPairs(raw: string): Array<[string, string]> {
+/** The raw `key=value` parts of a query as Netlify splits it: on `&`, minus the trailing-`&` pair. */
+export function netlifyParts(raw: string): string[] {
   const parts = raw === '' ? [] : raw.split('&');
   if (parts.length >= 2 && parts[parts.length - 1] === '') parts.splice(-2, 2);
+  return parts;
+}
+
+/** The pairs Netlify sees, in order, as raw keys and decoded values (repeats included). */
+export function netlifyPairs(raw: string): Array<[string, string]> {
+  const parts = netlifyParts(raw);
   const out: Array<[string, string]> = [];
   for (const part of parts) {
     const eq = part.indexOf('=');

@@ -5,17 +5,11 @@
 import { z } from 'zod';
 import { registry } from './schemas.js';
 import './responses.js';
-import type { AnyRoute, CacheClass } from './route.js';
-import { API_VERSION, SERVICE_NAME } from './handlers/catalog.js';
+import type { AnyRoute } from './route.js';
+import { describeCachePolicy } from './headers.js';
+import { API_VERSION, SERVICE_NAME } from './vocab.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-
-const CACHE_DOC: Record<CacheClass, string> = {
-  live: '`public, max-age=4` while the response holds a live match, else `public, max-age=30`',
-  match: '`public, max-age=30`',
-  list: '`public, max-age=60`',
-  none: '`no-store`',
-};
 
 const ERROR_DOC: Record<number, string> = {
   400: 'An invalid path identifier or query value; validated in the order path → query → league → resource',
@@ -60,7 +54,7 @@ function operation(route: AnyRoute) {
   const json = (id: string) => ({ 'application/json': { schema: ref(id) } });
   const responses: Record<string, unknown> = {
     200: {
-      description: `OK. Cache-Control: ${CACHE_DOC[route.cache]}; strong ETag of the body.`,
+      description: `OK. Cache-Control: ${describeCachePolicy(route.cache)}; strong ETag of the body.`,
       headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
       content: json(schemaId),
     },

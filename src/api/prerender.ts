@@ -1,24 +1,55 @@
 /**
  * What the static build pre-renders (CONTRACT §5.1), per route, as canonical requests: every
- * enumerated query parameter is spelled out. Enumerators are generators that stream ids from the
+ * enumerated query parameter is spelled out. What to enumerate comes from the route's own fields
+ * (an enum's values, a boolean's two, the `limit` default and maximum) and the counts from its
+ * handler, so nothing here restates a route. Enumerators are generators that stream ids from the
  * store, so the build's memory does not grow with the number of matches.
  */
 import type { StoreReader } from '../store/read/reader.js';
-import { DEFAULT_LIMIT } from './fields.js';
-import { FIXTURE_STATUSES, STATE_OF } from './handlers/matches.js';
-import type { PrerenderRequest } from './route.js';
+import { listedClubIds } from './handlers/clubs.js';
+import { countFixtures } from './handlers/matches.js';
+import { countPlays } from './handlers/summary.js';
+import type { Field } from './fields.js';
+import type { AnyRoute, PrerenderRequest } from './route.js';
+import type { FixtureStatus } from './vocab.js';
+import { pagesToRender } from './vocab.js';
 
-const pages = (count: number, limit: number) => Math.max(1, Math.ceil(count / limit));
+export type Enumerator = (store: StoreReader, route: AnyRoute) => Iterable<PrerenderRequest>;
+
+function queryField(route: AnyRoute, name: string): Field<unknown> {
+  const f = (route.query as Record<string, Field<unknown> | undefined>)[name];
+  if (!f) throw new Error(`route ${route.name} has no query parameter ${name}`);
+  return f;
+}
+
+/** Every value of an enumerable parameter, as the raw text a request spells it with. */
+function valuesOf(route: AnyRoute, name: string): readonly string[] {
+  const values = queryField(route, name).values;
+  if (!values) throw new Error(`route ${route.name}: ${name} is not enumerable`);
+  return values;
+}
+
+/** The page size a request gets when it gives no `limit`, and the largest it may ask for. */
+function limits(route: AnyRoute): { fallback: number; max: number } {
+  const f = queryField(route, 'limit');
+  if (typeof f.fallback !== 'number' || f.max === undefined)
+    throw new Error(`route ${route.name}: limit has no bounds`);
+  return { fallback: f.fallback, max: f.max };
+}
+
 const slugs = (store: StoreReader) => store.leagues.all().map((l) => l.slug);
 
 export function* once(): Iterable<PrerenderRequest> {
   yield { params: {}, query: {} };
 }
 
-export function* leagues(): Iterable<PrerenderRequest> {
-  for (const kind of ['club', 'international', 'all']) {
-    for (const available of ['false', 'true']) yield { params: {}, query: { kind, available } };
+/** Every combination of the route's query parameters, all of which are enumerable. */
+export function* everyQuery(_store: StoreReader, route: AnyRoute): Iterable<PrerenderRequest> {
+  let queries: Array<Record<string, string>> = [{}];
+  for (const name of Object.keys(route.query)) {
+    queries = queries.flatMap((q) => valuesOf(route, name).map((v) => ({ ...q, [name]: v })));
   }
+  for (const query of queries) yield { params: {}, query };
 }
 
 export function* perLeague(store: StoreReader): Iterable<PrerenderRequest> {
@@ -32,12 +63,15 @@ export function* scoreboards(store: StoreReader): Iterable<PrerenderRequest> {
   }
 }
 
-export function* fixtures(store: StoreReader): Iterable<PrerenderRequest> {
+/** Every status, every page at the default page size. */
+export function* fixtures(store: StoreReader, route: AnyRoute): Iterable<PrerenderRequest> {
+  const { fallback: size } = limits(route);
   for (const league of slugs(store)) {
-    for (const status of FIXTURE_STATUSES) {
-      const count = store.matches.count(league, { from: null, to: null, state: STATE_OF[status] });
-      for (let page = 1; page <= pages(count, DEFAULT_LIMIT); page++)
+    for (const status of valuesOf(route, 'status')) {
+      const count = countFixtures(store, league, { from: null, to: null, status: status as FixtureStatus });
+      for (let page = 1; page <= pagesToRender(count, size); page++) {
         yield { params: { league }, query: { status, page: String(page) } };
+      }
     }
   }
 }
@@ -48,16 +82,19 @@ export function* events(store: StoreReader): Iterable<PrerenderRequest> {
   }
 }
 
-export function* plays(store: StoreReader, maxLimit: number): Iterable<PrerenderRequest> {
+/** Per match and `important` value: every page at the default page size, and the one page of the largest. */
+export function* plays(store: StoreReader, route: AnyRoute): Iterable<PrerenderRequest> {
+  const { fallback: size, max } = limits(route);
+  const flags = valuesOf(route, 'important');
   for (const league of slugs(store)) {
     for (const eventId of store.matches.ids(league)) {
       const params = { league, eventId };
-      for (const important of [false, true]) {
-        const count = store.plays.count(league, eventId, important);
-        for (let page = 1; page <= pages(count, DEFAULT_LIMIT); page++) {
-          yield { params, query: { important: String(important), page: String(page) } };
+      for (const important of flags) {
+        const count = countPlays(store, league, eventId, important === 'true');
+        for (let page = 1; page <= pagesToRender(count, size); page++) {
+          yield { params, query: { important, page: String(page) } };
         }
-        yield { params, query: { important: String(important), limit: String(maxLimit) } };
+        yield { params, query: { important, limit: String(max) } };
       }
     }
   }
@@ -65,11 +102,7 @@ export function* plays(store: StoreReader, maxLimit: number): Iterable<Prerender
 
 export function* clubs(store: StoreReader): Iterable<PrerenderRequest> {
   for (const league of slugs(store)) {
-    const ids = store.clubs
-      .list(league)
-      .map((c) => c.record.id)
-      .sort();
-    for (const clubId of ids) yield { params: { league, clubId }, query: {} };
+    for (const clubId of listedClubIds(store, league)) yield { params: { league, clubId }, query: {} };
   }
 }
 

@@ -4,7 +4,7 @@
  * values are decoded (`+` is a space), a repeated key takes its last value, an empty value
  * (`status=`) means the parameter was not given, and a bare `status` (no `=`) is not there at all.
  */
-import { TOKEN, netlifyDecode } from './netlify-query.js';
+import { TOKEN, netlifyDecode, netlifyParts } from './netlify-query.js';
 
 export type Query = ReadonlyMap<string, string>;
 
@@ -22,10 +22,7 @@ function decodeValue(raw: string): string {
 
 export function parseQuery(raw: string): Query {
   const out = new Map<string, string>();
-  const parts = raw === '' ? [] : raw.split('&');
-  // Netlify's engine drops the pair before a single trailing `&` (src/api/netlify-query.ts).
-  if (parts.length >= 2 && parts[parts.length - 1] === '') parts.splice(-2, 2);
-  for (const part of parts) {
+  for (const part of netlifyParts(raw)) {
     const eq = part.indexOf('=');
     if (eq === -1) continue; // a bare key never counts for Netlify
     const key = part.slice(0, eq);

@@ -1,30 +1,27 @@
 /**
  * The render core: a request in, status + headers + body out. Pure — no fs, no http, no wall
  * clock but the injected one — so the static build and the fallback server produce the same bytes
- * for the same request. It owns method handling (HEAD, OPTIONS, 405), routing (404), validation
- * order, caching headers, CORS and conditional GETs.
+ * for the same request. It owns method handling (OPTIONS, 405), routing (404), validation order,
+ * caching headers and CORS; respond.ts finishes the response (ETag, 304, HEAD).
  */
 import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
-import { CORS, JSON_TYPE, PREFLIGHT, ALLOW, cacheControl, etagOf, ifNoneMatch } from './headers.js';
-import { parseQuery } from './query.js';
-import type { AnyRoute, HandlerResult } from './route.js';
-import { ApiError, matchRoute, validate, validateQuery } from './route.js';
-import { ROUTES } from './routes.js';
+import { ALLOW, PREFLIGHT, cacheControl } from './headers.js';
+import type { Resolution, ResolvedRequest } from './resolve.js';
+import { resolve } from './resolve.js';
+import type { ApiResponse, RequestHead } from './respond.js';
+import { emptyResponse, errorResponse, jsonResponse } from './respond.js';
+import type { HandlerResult } from './route.js';
+import { ApiError } from './route.js';
+import type { StoreProblem } from './vocab.js';
 
-export interface ApiRequest {
-  method: string;
+export type { ApiResponse } from './respond.js';
+
+export interface ApiRequest extends RequestHead {
   /** Raw path, still percent-encoded, without the query. */
   path: string;
   /** Raw query string without the leading `?` ('' when none). */
   rawQuery: string;
-  headers: Readonly<Record<string, string | string[] | undefined>>;
-}
-
-export interface ApiResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
 }
 
 export interface RenderDeps {
@@ -36,10 +33,8 @@ export interface RenderDeps {
   /** How health names the store when it cannot be opened. */
   storeName?: string;
   /** Why the store is null: no store file (`disconnected`, the default) or an unreadable one (`error`). */
-  storeProblem?: 'disconnected' | 'error';
+  storeProblem?: StoreProblem;
 }
-
-const EMPTY = Buffer.alloc(0);
 
 function errorResult(status: number, message: string): HandlerResult {
   return { status, body: { error: message } };
@@ -54,61 +49,45 @@ function failure(err: unknown): HandlerResult {
   return errorResult(500, 'Internal server error');
 }
 
-function resolve(route: AnyRoute, params: Record<string, string>, rawQuery: string, deps: RenderDeps): HandlerResult {
+function answer({ route, params, query }: ResolvedRequest, deps: RenderDeps): HandlerResult {
   try {
-    const p = validate(route.params, (name) => params[name]);
-    const q = validateQuery(route, parseQuery(rawQuery));
     if (route.standalone) {
-      const uptime = deps.uptime ?? (() => 0);
+      const store = deps.store;
+      const storeName = store?.name ?? deps.storeName ?? 'N/A';
+      const storeProblem = deps.storeProblem ?? 'disconnected';
       return route.standalone(
-        {
-          store: deps.store,
-          storeName: deps.store?.name ?? deps.storeName ?? 'N/A',
-          storeProblem: deps.storeProblem ?? 'disconnected',
-          clock: deps.clock,
-          uptime,
-        },
-        q,
+        { store, storeName, storeProblem, clock: deps.clock, uptime: deps.uptime ?? (() => 0) },
+        query,
       );
     }
     const store = deps.store;
     if (!store || !route.handle) return errorResult(503, 'Football data store unavailable');
-    return store.read(() => route.handle!({ params: p, query: q, store, clock: deps.clock }));
+    const handle = route.handle;
+    return store.read(() => handle({ params, query, store, clock: deps.clock }));
   } catch (err) {
     return failure(err);
   }
 }
 
-export function render(req: ApiRequest, deps: RenderDeps): ApiResponse {
-  const matched = matchRoute(ROUTES, req.path);
-  const method = req.method;
-  if (!matched) return finish(req, 404, { 'Cache-Control': 'no-store' }, { error: 'Route not found' });
-  if (method === 'OPTIONS') return { status: 204, headers: { ...PREFLIGHT }, body: EMPTY };
-  if (method !== 'GET' && method !== 'HEAD') {
-    return finish(req, 405, { 'Cache-Control': 'no-store', Allow: ALLOW }, { error: 'Method not allowed' });
+/**
+ * Render one request. A caller that has already resolved it (the server after a static-lookup
+ * miss, the build from its plan) passes the resolution, so a request is parsed and validated once.
+ */
+export function render(
+  req: ApiRequest,
+  deps: RenderDeps,
+  resolution: Resolution = resolve(req.path, req.rawQuery),
+): ApiResponse {
+  if (resolution.kind === 'unrouted') return errorResponse(req, 404, 'Route not found');
+  if (req.method === 'OPTIONS') return emptyResponse(204, { ...PREFLIGHT });
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return errorResponse(req, 405, 'Method not allowed', { Allow: ALLOW });
   }
-  const { route, params } = matched;
-  const result = resolve(route, params, req.rawQuery, deps);
+  const result =
+    resolution.kind === 'invalid'
+      ? errorResult(resolution.error.status, resolution.error.message)
+      : answer(resolution.request, deps);
   const status = result.status ?? 200;
-  return finish(req, status, { 'Cache-Control': cacheControl(route.cache, status, !!result.live) }, result.body);
-}
-
-function header(req: ApiRequest, name: string): string | string[] | undefined {
-  if (name in req.headers) return req.headers[name];
-  const key = Object.keys(req.headers).find((k) => k.toLowerCase() === name);
-  return key === undefined ? undefined : req.headers[key];
-}
-
-function finish(req: ApiRequest, status: number, extra: Record<string, string>, payload: unknown): ApiResponse {
-  const body = Buffer.from(JSON.stringify(payload), 'utf8');
-  const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, ...extra, ...CORS };
-  if (status === 200) {
-    headers.ETag = etagOf(body);
-    if (ifNoneMatch(header(req, 'if-none-match'), headers.ETag)) {
-      const { 'Content-Type': _type, ...kept } = headers;
-      return { status: 304, headers: kept, body: EMPTY };
-    }
-  }
-  headers['Content-Length'] = String(body.length);
-  return { status, headers, body: req.method === 'HEAD' ? EMPTY : body };
+  const cache = cacheControl(resolution.route.cache, status, !!result.live);
+  return jsonResponse(req, status, { 'Cache-Control': cache }, result.body);
 }

@@ -1,5 +1,6 @@
 /** The 200 bodies of each endpoint, built from the record schemas. */
 import { z } from 'zod';
+import { DATABASE_STATES, FIXTURE_STATUSES, HEALTH_STATUSES, LEAGUE_KIND_FILTERS } from './vocab.js';
 import {
   Club,
   Coach,
@@ -25,7 +26,7 @@ export const LeaguesResponse = named(
   'LeaguesResponse',
   z.object({
     meta: z.object({
-      kind: z.enum(['club', 'international', 'all']),
+      kind: z.enum(LEAGUE_KIND_FILTERS),
       availableOnly: z.boolean(),
       count,
       generatedAt: iso.nullable(),
@@ -74,7 +75,7 @@ export const FixturesResponse = named(
     filters: z.object({
       from: z.string().nullable(),
       to: z.string().nullable(),
-      status: z.enum(['all', 'scheduled', 'live', 'finished']),
+      status: z.enum(FIXTURE_STATUSES),
     }),
     events: z.array(Event),
   }),
@@ -170,11 +171,11 @@ export const StandingsResponse = named(
 export const HealthResponse = named(
   'Health',
   z.object({
-    status: z.enum(['healthy', 'unhealthy']),
+    status: z.enum(HEALTH_STATUSES),
     timestamp: iso,
     uptime: z.number().min(0),
     version: z.string(),
-    database: z.object({ status: z.enum(['connected', 'disconnected', 'error']), name: z.string() }),
+    database: z.object({ status: z.enum(DATABASE_STATES), name: z.string() }),
   }),
 );
 

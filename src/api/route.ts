@@ -7,11 +7,9 @@ import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { Field } from './fields.js';
 import type { Query } from './query.js';
+import type { StoreProblem } from './vocab.js';
 
-/**
- * live: match data (4 s while it holds a live match, else 30 s); match: standings (30 s);
- * list: leagues, meta, clubs, the API description (60 s); none: never cached (health).
- */
+/** How a route's answers may be cached: headers.ts `CACHE_POLICY` says what each class means. */
 export type CacheClass = 'live' | 'match' | 'list' | 'none';
 
 export class ApiError extends Error {
@@ -56,7 +54,7 @@ export interface QueryCheck<Q> {
 export interface StandaloneDeps {
   store: StoreReader | null;
   storeName: string;
-  storeProblem: 'disconnected' | 'error';
+  storeProblem: StoreProblem;
   clock: Clock;
   uptime: () => number;
 }
@@ -77,8 +75,8 @@ export interface RouteDef<P, Q> {
   handle?: (ctx: HandlerContext<P, Q>) => HandlerResult;
   /** Routes that render without the store (health, the API description). */
   standalone?: (deps: StandaloneDeps, query: Q) => HandlerResult;
-  /** The canonical requests to pre-render (CONTRACT §5.1); absent = never pre-rendered. */
-  prerender?: (store: StoreReader) => Iterable<PrerenderRequest>;
+  /** The canonical requests to pre-render (CONTRACT §5.1, prerender.ts); absent = never pre-rendered. */
+  prerender?: (store: StoreReader, route: AnyRoute) => Iterable<PrerenderRequest>;
   /**
    * Requests of other routes that this pre-rendered request's file also answers, byte for byte
    * (`/events/ID` is also `/summary?event=ID`).

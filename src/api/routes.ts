@@ -19,7 +19,8 @@ import {
 import type { AnyRoute } from './route.js';
 import { defineRoute } from './route.js';
 import { leagues, meta } from './handlers/catalog.js';
-import { FIXTURE_STATUSES, fixtures, scoreboard } from './handlers/matches.js';
+import { fixtures, scoreboard } from './handlers/matches.js';
+import { FIXTURE_STATUSES, LEAGUE_KIND_FILTERS } from './vocab.js';
 import { plays, summary } from './handlers/summary.js';
 import { club, clubs } from './handlers/clubs.js';
 import { standings } from './handlers/standings.js';
@@ -32,8 +33,8 @@ const BASE = '/get/soccer';
 const league = leagueParam;
 const LEAGUE_ERRORS = [400, 404];
 
-export const MAX_FIXTURES_LIMIT = 200;
-export const MAX_PLAYS_LIMIT = 300;
+const MAX_FIXTURES_LIMIT = 200;
+const MAX_PLAYS_LIMIT = 300;
 
 export const ROUTES: readonly AnyRoute[] = [
   defineRoute({
@@ -43,14 +44,14 @@ export const ROUTES: readonly AnyRoute[] = [
     tag: 'Football data',
     params: {},
     query: {
-      kind: enumQuery('kind', ['club', 'international', 'all'] as const, 'club', 'Kind of competition'),
+      kind: enumQuery('kind', LEAGUE_KIND_FILTERS, 'club', 'Kind of competition'),
       available: boolQuery('available', false, 'Only leagues with stored data'),
     },
     cache: 'list',
     response: R.LeaguesResponse,
     errors: [400],
     handle: ({ store, query }) => leagues(store, query),
-    prerender: pre.leagues,
+    prerender: pre.everyQuery,
   }),
   defineRoute({
     name: 'meta',
@@ -145,7 +146,7 @@ export const ROUTES: readonly AnyRoute[] = [
     response: R.PlaysResponse,
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => plays(store, params.league, params.eventId, query),
-    prerender: (store) => pre.plays(store, MAX_PLAYS_LIMIT),
+    prerender: pre.plays,
   }),
   defineRoute({
     name: 'clubs',

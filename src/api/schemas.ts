@@ -4,6 +4,7 @@
  * the service builds are closed (no undeclared keys); provider sections passed through are open.
  */
 import { z } from 'zod';
+import { LEAGUE_KINDS } from './vocab.js';
 
 export const registry = z.registry<{ id: string; description?: string }>();
 const named = <T extends z.ZodType>(id: string, schema: T, description?: string): T => {
@@ -35,7 +36,7 @@ export const League = named(
     abbreviation: str,
     slug: str,
     country: str,
-    kind: z.enum(['club', 'international']),
+    kind: z.enum(LEAGUE_KINDS),
     logo: nstr,
     season: z.object({ year: z.int(), displayName: str }).nullable(),
     active: z.boolean(),

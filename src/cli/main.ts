@@ -5,11 +5,10 @@ import { syncCommand } from './commands/sync.js';
 import { serveCommand } from './commands/serve.js';
 import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
-import { UsageError } from './errors.js';
+import { CommandFailed, UsageError } from './errors.js';
 import { StoreError } from '../store/db.js';
 
 export const DEFAULT_DB = 'data/football.sqlite';
-export const DEFAULT_OUT = 'dist';
 
 export function program(): Command {
   const cli = new Command('fds')
@@ -30,16 +29,17 @@ async function main(argv: string[]): Promise<void> {
     await program().parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode;
+      // Commander has printed its message; its usage errors exit 2 like ours, help and --version 0.
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
     }
-    if (err instanceof UsageError || err instanceof StoreError) {
-      process.stderr.write(`fds: ${err.message}\n`);
-    } else {
-      process.stderr.write(`fds: ${err instanceof Error ? err.message : String(err)}\n`);
-      if (process.env.FDS_DEBUG) console.error(err);
+    process.stderr.write(`fds: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (err instanceof UsageError || err instanceof CommandFailed) process.exitCode = err.exitCode;
+    else {
+      // A store that cannot be opened, a publish refused: failed work, not a usage error.
+      if (!(err instanceof StoreError) && process.env.FDS_DEBUG) console.error(err);
+      process.exitCode = 1;
     }
-    process.exitCode = 1;
   }
 }
 

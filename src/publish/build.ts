@@ -5,14 +5,17 @@
  * Memory stays flat: the plan streams from the store, bodies are held only while in flight, and
  * rule candidates are spooled to disk.
  */
-import fs from 'node:fs';
+import nodeFs from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { formatQuery } from '../api/query.js';
 import { render } from '../api/render.js';
 import { ROUTES } from '../api/routes.js';
-import { StoreReader } from '../store/read/reader.js';
-import { LineWriter, countManifest, manifestLine } from './manifest.js';
+import type { StoreReader } from '../store/read/reader.js';
+import type { Clock } from '../util/time.js';
+import type { OutputFs } from '../util/lines.js';
+import { LineWriter } from '../util/lines.js';
+import { countManifest, manifestLine } from './manifest.js';
 import { FilePlacer } from './place.js';
 import { PreviousManifest } from './previous.js';
 import { buildPlan, formUrl } from './plan.js';
@@ -31,8 +34,13 @@ import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, RulePlanner, checkBudget, checkF
 import type { RuleStats } from './rules.js';
 
 export interface BuildOptions {
-  db: string;
+  /** The store to render from; the build reads it in one transaction and leaves it open. */
+  store: StoreReader;
   out: string;
+  /** Where the release is written (node:fs unless a test injects another). */
+  fs?: OutputFs;
+  /** The clock responses are rendered with; by default the store's snapshot time, so builds are reproducible. */
+  clock?: Clock;
   /** Render and write every file, reusing nothing from the published release. */
   full?: boolean;
   /** Files being compared and written at once. */
@@ -74,7 +82,7 @@ const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE];
 const MAX_REPORTED_FAILURES = 20;
 
 /** Responses rendered for files must not depend on the time of the build: the clock is the store's. */
-function snapshotClock(store: StoreReader): () => Date {
+export function snapshotClock(store: StoreReader): Clock {
   const at = new Date(store.meta().snapshotAt ?? 0);
   return () => at;
 }
@@ -84,18 +92,19 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
   const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
   const concurrency = opts.concurrency ?? 16;
-  const layout = releaseLayout(opts.out);
+  const fs = opts.fs ?? nodeFs;
+  const layout = releaseLayout(opts.out, fs);
   const unlock = acquireLock(layout);
   let temp: string | null = null;
   try {
     cleanStale(layout);
-    const previous = currentRelease(layout.out);
+    const previous = currentRelease(layout.out, fs);
     const previousFiles = previous ? await countManifest(path.join(previous, MANIFEST_FILE)) : 0;
     temp = createTempRelease(layout);
-    const placer = new FilePlacer(temp, previous, !opts.full);
+    const placer = new FilePlacer(temp, previous, !opts.full, fs);
     const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
-    const rules = new RulePlanner(`${temp}-rules`, budget, fallback);
-    const manifest = new LineWriter(path.join(temp, MANIFEST_FILE));
+    const rules = new RulePlanner(`${temp}-rules`, budget, fallback, fs);
+    const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs);
     const counts = { files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
     const failures: string[] = [];
     const fail = (message: string) => {
@@ -104,12 +113,12 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       opts.onFile?.(true);
     };
 
-    const store = StoreReader.open(opts.db);
+    const store = opts.store;
     try {
       // One read transaction for the whole enumeration: every file comes from one state of the
       // store even if a sync commits meanwhile (and the render core joins this transaction).
       store.db.exec('BEGIN');
-      const clock = snapshotClock(store);
+      const clock = opts.clock ?? snapshotClock(store);
       const limit = pLimit(concurrency);
       const inflight = new Set<Promise<void>>();
       let planned = 0;
@@ -154,7 +163,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       }
       store.db.exec('COMMIT');
     } finally {
-      store.close();
+      if (store.db.inTransaction) store.db.exec('ROLLBACK');
       manifest.close();
       rules.close();
       known.close();
@@ -205,25 +214,13 @@ interface Rendered {
   contentType: string;
 }
 
-function renderFile(
-  file: PlannedFile,
-  store: StoreReader,
-  clock: () => Date,
-  fail: (m: string) => void,
-): Rendered | null {
-  const url = formUrl(file.request);
-  const res = render(
-    {
-      method: 'GET',
-      path: file.request.path,
-      rawQuery: formatQuery(Object.fromEntries(file.request.query)).slice(1),
-      headers: {},
-    },
-    { store, clock },
-  );
+function renderFile(file: PlannedFile, store: StoreReader, clock: Clock, fail: (m: string) => void): Rendered | null {
+  const { path: urlPath, query } = file.request;
+  const req = { method: 'GET', path: urlPath, rawQuery: formatQuery(Object.fromEntries(query)).slice(1), headers: {} };
+  const res = render(req, { store, clock }, { kind: 'resolved', route: file.route, request: file.resolved });
   const { ETag: etag, 'Cache-Control': cacheControl, 'Content-Type': contentType } = res.headers;
   if (res.status !== 200 || !etag || !cacheControl || !contentType) {
-    fail(`${url}: rendered ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
+    fail(`${formUrl(file.request)}: rendered ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
     return null;
   }
   return { status: res.status, body: res.body, etag, cacheControl, contentType };

@@ -6,16 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ifNoneMatch } from '../api/headers.js';
-import { linesSync } from './manifest.js';
+import type { ApiResponse } from '../api/respond.js';
+import { finishResponse } from '../api/respond.js';
+import { linesSync } from '../util/lines.js';
 import { loadMatcher } from './netlify-matcher.js';
 import type { NetlifyMatcher } from './netlify-matcher.js';
 
-export interface CdnResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
+export type CdnResponse = ApiResponse;
 
 export type CdnAnswer =
   | { kind: 'file'; file: string; response: CdnResponse }
@@ -80,17 +77,10 @@ export class CdnEmulator {
       return { kind: 'broken', reason: `rule target ${where.file} is missing (a 404, never a fall-through)` };
     }
     const headers = headersFor(this.headerRules, `/${where.file}`);
-    const etag = headers.ETag;
-    const inm = Object.entries(reqHeaders).find(([k]) => k.toLowerCase() === 'if-none-match')?.[1];
-    if (etag && ifNoneMatch(inm, etag)) {
-      const { 'Content-Type': _type, ...kept } = headers;
-      return { kind: 'file', file: where.file, response: { status: 304, headers: kept, body: Buffer.alloc(0) } };
-    }
-    headers['Content-Length'] = String(body.length);
-    return {
-      kind: 'file',
-      file: where.file,
-      response: { status: 200, headers, body: method === 'HEAD' ? Buffer.alloc(0) : body },
-    };
+    const { ETag: etag, ...rest } = headers;
+    // Every file a rule reaches gets its ETag in `_headers`; without one the CDN's answer would differ.
+    if (!etag) return { kind: 'broken', reason: `_headers gives ${where.file} no ETag` };
+    const response = finishResponse({ method, headers: reqHeaders }, 200, rest, body, etag);
+    return { kind: 'file', file: where.file, response };
   }
 }

@@ -14,12 +14,14 @@ import { StoreReader } from '../store/read/reader.js';
 import { systemClock } from '../util/time.js';
 import { CdnEmulator } from './cdn-emulator.js';
 import type { CdnResponse } from './cdn-emulator.js';
-import { linesSync, readManifest } from './manifest.js';
+import { linesSync } from '../util/lines.js';
+import { readManifest } from './manifest.js';
 import { MANIFEST_FILE, currentRelease } from './release.js';
 import { OTHER_REQUESTS, mutate, seededRng, splitUrl } from './sample.js';
 import type { RawRequest } from './sample.js';
 import { STATIC_PREFIX } from './plan.js';
-import { StaticBuild } from './static-lookup.js';
+import { StaticBuild } from '../server/static-lookup.js';
+import { resolve } from '../api/resolve.js';
 
 export interface CheckOptions {
   dir: string;
@@ -108,6 +110,7 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
       const stored: CdnResponse = {
         status: entry.status,
         body,
+        sendBody: true,
         headers: { ETag: entry.etag, 'Cache-Control': entry.cacheControl, 'Content-Type': entry.contentType },
       };
       if (body.length !== entry.bytes)
@@ -155,12 +158,15 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
         if (diff) {
           const hint = readsLikeNetlify(req.query)
             ? ''
-            : ' (the render core reads this query differently from Netlify: see src/publish/netlify-query.ts)';
+            : ' (the render core reads this query differently from Netlify: see src/api/netlify-query.ts)';
           mismatch(`${label}: the rules serve ${viaCdn.file} but ${diff}${hint}`);
           failed = true;
         }
       }
-      const viaServer = local.lookup({ method: 'GET', path: req.path, rawQuery: req.query, headers: {} });
+      const viaServer = local.lookup(
+        { method: 'GET', path: req.path, rawQuery: req.query, headers: {} },
+        resolve(req.path, req.query),
+      );
       if (viaServer) {
         localFiles++;
         const diff = differs(expected, viaServer, true);

@@ -3,8 +3,8 @@
  * is hard-linked from it, so it keeps its inode and mtime (nothing is rewritten); anything else is
  * written new. Files are created exclusively: two requests mapping to one file fail the build.
  */
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+import nodeFs from 'node:fs';
+import type { OutputFs } from '../util/lines.js';
 import path from 'node:path';
 import type { PreviousFile } from './previous.js';
 
@@ -19,11 +19,12 @@ export class FilePlacer {
     /** The published release to reuse files from (null: none, or a full rebuild). */
     private readonly previous: string | null,
     private readonly reuse: boolean,
+    private readonly fs: OutputFs = nodeFs,
   ) {}
 
   private async ensureDir(dir: string): Promise<void> {
     if (this.dirs.has(dir)) return;
-    await fsp.mkdir(dir, { recursive: true });
+    await this.fs.promises.mkdir(dir, { recursive: true });
     if (this.dirs.size >= 256) this.dirs.clear();
     this.dirs.add(dir);
   }
@@ -42,20 +43,20 @@ export class FilePlacer {
         return 'unchanged';
     } else if (this.previous) {
       const old = path.join(this.previous, file);
-      const st = await fsp.stat(old).catch(() => null);
+      const st = await this.fs.promises.stat(old).catch(() => null);
       existed = !!st?.isFile();
       if (
         this.reuse &&
         st?.isFile() &&
         st.size === body.length &&
-        (await fsp.readFile(old)).equals(body) &&
+        (await this.fs.promises.readFile(old)).equals(body) &&
         (await this.link(file, target))
       ) {
         return 'unchanged';
       }
     }
     try {
-      await fsp.writeFile(target, body, { flag: 'wx' });
+      await this.fs.promises.writeFile(target, body, { flag: 'wx' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
       throw err;
@@ -65,7 +66,7 @@ export class FilePlacer {
 
   private async link(file: string, target: string): Promise<boolean> {
     try {
-      await fsp.link(path.join(this.previous!, file), target);
+      await this.fs.promises.link(path.join(this.previous!, file), target);
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
@@ -81,9 +82,9 @@ export class FilePlacer {
     const fresh = path.join(this.release, file);
     const old = path.join(this.previous, file);
     try {
-      if (!sameBytes(old, fresh)) return false;
-      fs.rmSync(fresh);
-      fs.linkSync(old, fresh);
+      if (!sameBytes(old, fresh, this.fs)) return false;
+      this.fs.rmSync(fresh);
+      this.fs.linkSync(old, fresh);
       return true;
     } catch {
       return false;
@@ -92,7 +93,7 @@ export class FilePlacer {
 }
 
 /** Chunked comparison: the manifest of a large build is too big to hold twice. */
-export function sameBytes(a: string, b: string): boolean {
+export function sameBytes(a: string, b: string, fs: OutputFs = nodeFs): boolean {
   if (fs.statSync(a).size !== fs.statSync(b).size) return false;
   const fa = fs.openSync(a, 'r');
   const fb = fs.openSync(b, 'r');

@@ -3,18 +3,19 @@
  * with the file that holds its answer, the requests that share that file, and the query spellings
  * the CDN rules may map onto it. Enumerators stream from the store, and so does the plan.
  */
+import { TOKEN } from '../api/netlify-query.js';
 import { formatQuery } from '../api/query.js';
+import type { ResolvedRequest } from '../api/resolve.js';
+import { resolveRoute } from '../api/resolve.js';
 import type { AnyRoute, PrerenderRequest } from '../api/route.js';
-import { matchRoute, routePath } from '../api/route.js';
+import { routePath, validateQuery } from '../api/route.js';
 import { ROUTES, ROUTES_BY_NAME } from '../api/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
-import { TOKEN } from '../api/netlify-query.js';
-import { queryOf, routeKey } from './request-key.js';
 
 /** Files live under this prefix, never at public API paths; the CDN reaches them only through rules. */
 export const STATIC_PREFIX = '_s';
 
-/** One spelling of a request: a path and a query, keys in the route's order. */
+/** One spelling of a request: a path and a query, keys in the order its enumerator gave them. */
 export interface RequestForm {
   route: AnyRoute;
   path: string;
@@ -23,11 +24,12 @@ export interface RequestForm {
 
 export interface PlannedFile {
   route: AnyRoute;
-  /** The canonical request the file is rendered from. */
+  /** The canonical request the file is rendered from, as spelled and as resolved. */
   request: RequestForm;
+  resolved: ResolvedRequest;
   /** Release-relative path of the file. */
   file: string;
-  /** Request keys (see request-key.ts) this file answers: the request's and its aliases'. */
+  /** Request keys (api/resolve.ts) this file answers: the request's and its aliases'. */
   keys: string[];
   /** Other routes' requests answered by this file (`/summary?event=ID` for `/events/ID`). */
   aliases: RequestForm[];
@@ -69,15 +71,20 @@ function aliasesOf(route: AnyRoute, req: PrerenderRequest): Array<{ route: AnyRo
   });
 }
 
-/** The request as the router sees it: its path must route back to the same route and parameters. */
-function formOf(route: AnyRoute, req: PrerenderRequest, key: string): RequestForm {
-  const path = routePath(route, req.params);
-  const matched = matchRoute(ROUTES, path);
-  if (!matched || matched.route !== route || routeKey(route, matched.params, queryOf(req.query)) !== key) {
-    throw new PlanError(`${route.name}: pre-render request ${path} does not route back to itself`);
+/** Resolve a pre-render request; it must be valid and have a key, or the route table is wrong. */
+function resolved(route: AnyRoute, req: PrerenderRequest): ResolvedRequest & { key: string } {
+  const r = resolveRoute(route, req.params, new Map(Object.entries(req.query)));
+  if (r.kind !== 'resolved' || r.request.key === null) {
+    throw new PlanError(`${route.name}: pre-render request ${JSON.stringify(req)} is not a valid request`);
   }
-  return { route, path, query: Object.entries(req.query) };
+  return r.request as ResolvedRequest & { key: string };
 }
+
+const formOf = (route: AnyRoute, req: PrerenderRequest): RequestForm => ({
+  route,
+  path: routePath(route, req.params),
+  query: Object.entries(req.query),
+});
 
 function popcount(m: number): number {
   let c = 0;
@@ -85,38 +92,57 @@ function popcount(m: number): number {
   return c;
 }
 
-/** Every subset of the query with the same key, fewest parameters first (ties: route order). */
-function spellings(form: RequestForm, params: Record<string, string>, key: string): RequestForm[] {
+/**
+ * Which subsets of a query (as bit masks over its pairs, fewest parameters first, ties by mask)
+ * mean the same as the whole. Path parameters are validated on their own, so this depends only on
+ * the route and the query — a few hundred distinct ones per build — and is memoized.
+ */
+const sameMeaning = new Map<string, number[]>();
+
+function sameMeaningMasks(route: AnyRoute, query: ReadonlyArray<readonly [string, string]>): number[] {
+  const memoKey = JSON.stringify([route.name, query]);
+  let masks = sameMeaning.get(memoKey);
+  if (masks) return masks;
+  const meaning = (pairs: ReadonlyArray<readonly [string, string]>) => {
+    try {
+      return JSON.stringify(Object.values(validateQuery(route, new Map(pairs)) as object));
+    } catch {
+      return null;
+    }
+  };
+  const whole = meaning(query);
+  masks = Array.from({ length: 1 << query.length }, (_, m) => m)
+    .sort((a, b) => popcount(a) - popcount(b) || a - b)
+    .filter((m) => whole !== null && meaning(query.filter((_, i) => m & (1 << i))) === whole);
+  if (sameMeaning.size >= 4096) sameMeaning.clear();
+  sameMeaning.set(memoKey, masks);
+  return masks;
+}
+
+/** Every spelling of a request with its answer that a literal rule can express. */
+function spellings(form: RequestForm): RequestForm[] {
   if (!form.query.every(([k, v]) => KEY.test(k) && TOKEN.test(v))) return [];
-  const masks = Array.from({ length: 1 << form.query.length }, (_, m) => m).sort(
-    (a, b) => popcount(a) - popcount(b) || a - b,
-  );
-  const out: RequestForm[] = [];
-  for (const m of masks) {
-    const query = form.query.filter((_, i) => m & (1 << i));
-    if (routeKey(form.route, params, queryOf(Object.fromEntries(query))) === key) out.push({ ...form, query });
-  }
-  return out;
+  return sameMeaningMasks(form.route, form.query).map((m) => ({
+    ...form,
+    query: form.query.filter((_, i) => m & (1 << i)),
+  }));
 }
 
 function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
-  const key = routeKey(route, req.params, queryOf(req.query));
-  if (key === null)
-    throw new PlanError(`${route.name}: pre-render request ${JSON.stringify(req)} is not a valid request`);
-  const request = formOf(route, req, key);
-  const aliases = aliasesOf(route, req).map((a) => {
-    const aliasKey = routeKey(a.route, a.req.params, queryOf(a.req.query));
-    if (aliasKey === null)
-      throw new PlanError(`${a.route.name}: alias ${JSON.stringify(a.req)} is not a valid request`);
-    return { form: formOf(a.route, a.req, aliasKey), key: aliasKey, params: a.req.params };
-  });
+  const own = resolved(route, req);
+  const request = formOf(route, req);
+  const aliases = aliasesOf(route, req).map((a) => ({
+    form: formOf(a.route, a.req),
+    key: resolved(a.route, a.req).key,
+  }));
   return {
     route,
     request,
+    resolved: own,
     file: fileFor(request.path, req.query),
-    keys: [key, ...aliases.map((a) => a.key)],
+    keys: [own.key, ...aliases.map((a) => a.key)],
     aliases: aliases.map((a) => a.form),
-    forms: [...spellings(request, req.params, key), ...aliases.flatMap((a) => spellings(a.form, a.params, a.key))],
+    forms: [...spellings(request), ...aliases.flatMap((a) => spellings(a.form))],
   };
 }
 
@@ -124,6 +150,6 @@ function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
 export function* buildPlan(store: StoreReader): Generator<PlannedFile> {
   for (const route of ROUTES) {
     if (!route.prerender) continue;
-    for (const req of route.prerender(store)) yield plan(route, req);
+    for (const req of route.prerender(store, route)) yield plan(route, req);
   }
 }

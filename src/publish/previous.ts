@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import type { ManifestEntry } from './manifest.js';
-import { linesSync } from './manifest.js';
+import { linesSync } from '../util/lines.js';
 
 export interface PreviousFile {
   etag: string;

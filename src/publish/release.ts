@@ -5,7 +5,8 @@
  * mix, and a build killed at any point before the rename leaves `dist` exactly as it was.
  * (`ln -sfn` would not do: it unlinks first, leaving a window with no `dist`.)
  */
-import fs from 'node:fs';
+import nodeFs from 'node:fs';
+import type { OutputFs } from '../util/lines.js';
 import path from 'node:path';
 
 export class PublishError extends Error {}
@@ -18,17 +19,18 @@ export const MANIFEST_FILE = 'manifest.ndjson';
 export interface ReleaseLayout {
   out: string;
   root: string;
+  fs: OutputFs;
 }
 
-export function releaseLayout(out: string): ReleaseLayout {
+export function releaseLayout(out: string, fs: OutputFs = nodeFs): ReleaseLayout {
   const abs = path.resolve(out);
-  return { out: abs, root: path.join(path.dirname(abs), `.${path.basename(abs)}.releases`) };
+  return { out: abs, root: path.join(path.dirname(abs), `.${path.basename(abs)}.releases`), fs };
 }
 
 /** The release directory `out` points at now, or null when nothing was published there. */
-export function currentRelease(out: string): string | null {
+export function currentRelease(out: string, fs: OutputFs = nodeFs): string | null {
   const abs = path.resolve(out);
-  let st: fs.Stats;
+  let st: nodeFs.Stats;
   try {
     st = fs.lstatSync(abs);
   } catch {
@@ -60,6 +62,7 @@ function pidAlive(pid: number): boolean {
  * running build never has its work deleted under it.
  */
 export function acquireLock(layout: ReleaseLayout): () => void {
+  const { fs } = layout;
   fs.mkdirSync(layout.root, { recursive: true });
   const lock = path.join(layout.root, 'build.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -80,6 +83,7 @@ export function acquireLock(layout: ReleaseLayout): () => void {
 
 /** Remove what killed builds left behind: temporary releases and temporary links. */
 export function cleanStale(layout: ReleaseLayout): number {
+  const { fs } = layout;
   let removed = 0;
   for (const name of fs.readdirSync(layout.root)) {
     if (name.startsWith(TMP_PREFIX)) {
@@ -99,6 +103,7 @@ export function cleanStale(layout: ReleaseLayout): number {
 }
 
 export function createTempRelease(layout: ReleaseLayout): string {
+  const { fs } = layout;
   const dir = path.join(layout.root, `${TMP_PREFIX}${process.pid}-${Date.now().toString(36)}`);
   fs.mkdirSync(dir, { recursive: true });
   return dir;
@@ -106,6 +111,7 @@ export function createTempRelease(layout: ReleaseLayout): string {
 
 /** Release names sort in publish order: a zero-padded sequence after the newest existing one. */
 function nextReleaseName(layout: ReleaseLayout): string {
+  const { fs } = layout;
   let max = 0;
   for (const name of fs.readdirSync(layout.root)) {
     const m = /^r-(\d+)$/.exec(name);
@@ -119,7 +125,8 @@ function nextReleaseName(layout: ReleaseLayout): string {
  * step is not atomic; every later publish is. Anything that is not an fds build is left alone.
  */
 function adoptPlainOutput(layout: ReleaseLayout): void {
-  let st: fs.Stats;
+  const { fs } = layout;
+  let st: nodeFs.Stats;
   try {
     st = fs.lstatSync(layout.out);
   } catch {
@@ -139,6 +146,7 @@ function adoptPlainOutput(layout: ReleaseLayout): void {
 
 /** Make `tempDir` the published release: rename it into place, then swap the link atomically. */
 export function publish(layout: ReleaseLayout, tempDir: string): string {
+  const { fs } = layout;
   adoptPlainOutput(layout);
   const release = path.join(layout.root, nextReleaseName(layout));
   fs.renameSync(tempDir, release);
@@ -154,6 +162,7 @@ export function publish(layout: ReleaseLayout, tempDir: string): string {
  * previous release (it resolves the release once per request), and they allow a manual rollback.
  */
 export function pruneReleases(layout: ReleaseLayout, keep = 2): string[] {
+  const { fs } = layout;
   const current = currentRelease(layout.out);
   const currentName = current ? path.basename(current) : null;
   const releases = fs

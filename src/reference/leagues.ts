@@ -41,18 +41,7 @@ export const LEAGUES: readonly LeagueRef[] = [
   L('tur.1', '3902', 'Turkish Super Lig', 'Super Lig', 'Turkey'),
 ];
 
-const BY_SLUG = new Map(LEAGUES.map((l) => [l.slug, l]));
-const BY_ESPN_ID = new Map(LEAGUES.map((l) => [l.espnId, l]));
-
 export const LEAGUE_SLUGS: readonly string[] = LEAGUES.map((l) => l.slug);
-
-export function leagueBySlug(slug: string): LeagueRef | undefined {
-  return BY_SLUG.get(slug);
-}
-
-export function leagueByEspnId(id: string): LeagueRef | undefined {
-  return BY_ESPN_ID.get(id);
-}
 
 /** ESPN's logo URL scheme for leagues; a stable public address, not a fetched asset. */
 export function leagueLogo(ref: LeagueRef): string {

@@ -6,16 +6,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
-import type { ApiResponse } from '../api/render.js';
+import { JSON_TYPE } from '../api/headers.js';
+import type { ApiRequest } from '../api/render.js';
 import { render } from '../api/render.js';
-import { CORS, JSON_TYPE } from '../api/headers.js';
+import { resolve } from '../api/resolve.js';
+import type { ApiResponse } from '../api/respond.js';
+import { errorResponse } from '../api/respond.js';
 import type { Clock } from '../util/time.js';
 import { systemClock } from '../util/time.js';
 import { compress, compressible, negotiate } from './compress.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
-import type { StaticLookup } from './static.js';
-import { NO_STATIC_BUILD } from './static.js';
+import type { StaticLookup } from './static-lookup.js';
+import { NO_STATIC_BUILD } from './static-lookup.js';
 import { StoreSource } from './store-source.js';
 
 export interface ServerOptions {
@@ -40,21 +43,6 @@ export interface ApiServer {
   listen(port: number, host: string): Promise<AddressInfo>;
   /** Stop accepting, let in-flight requests finish, close the store. */
   close(): Promise<void>;
-}
-
-function errorResponse(status: number, message: string, extra: Record<string, string> = {}): ApiResponse {
-  const body = Buffer.from(JSON.stringify({ error: message }));
-  return {
-    status,
-    headers: {
-      'Content-Type': JSON_TYPE,
-      'Cache-Control': 'no-store',
-      ...CORS,
-      ...extra,
-      'Content-Length': String(body.length),
-    },
-    body,
-  };
 }
 
 /** `/p?q` or an absolute-form `http://host/p?q` → raw path and query; anything else is malformed. */
@@ -93,46 +81,43 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   const uptime = () => Math.round((performance.now() - startedAt) / 10) / 100;
 
   function answer(req: http.IncomingMessage): { response: ApiResponse; source: string } {
+    const head = { method: req.method ?? 'GET', headers: req.headers };
     const target = splitTarget(req.url);
-    if (!target) return { response: errorResponse(400, 'Malformed request URL'), source: 'server' };
+    if (!target) return { response: errorResponse(head, 400, 'Malformed request URL'), source: 'server' };
     const rate = limiter?.check(clientIp(req, !!opts.trustProxy), target.path);
     if (rate && !rate.allowed) {
-      return {
-        response: errorResponse(429, 'Too many requests, please try again later.', rate.headers),
-        source: 'server',
-      };
+      const response = errorResponse(head, 429, 'Too many requests, please try again later.', rate.headers);
+      return { response, source: 'server' };
     }
-    // HEAD is rendered as GET so the headers (Content-Length after compression) describe the real body.
-    const apiReq = {
-      method: req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'),
-      path: target.path,
-      rawQuery: target.rawQuery,
-      headers: req.headers,
-    };
-    const fromFile = lookup.lookup(apiReq);
+    const apiReq: ApiRequest = { ...head, path: target.path, rawQuery: target.rawQuery };
+    const resolution = resolve(target.path, target.rawQuery);
+    const fromFile = lookup.lookup(apiReq, resolution);
     const reader = fromFile ? null : store.get();
     const response =
       fromFile ??
-      render(apiReq, {
-        store: reader,
-        clock,
-        uptime,
-        storeName: store.name,
-        storeProblem: store.problem ?? 'disconnected',
-      });
+      render(
+        apiReq,
+        { store: reader, clock, uptime, storeName: store.name, storeProblem: store.problem ?? 'disconnected' },
+        resolution,
+      );
     if (response.status === 503) store.reset();
     if (rate) Object.assign(response.headers, rate.headers);
     return { response, source: fromFile ? 'static' : 'dynamic' };
   }
 
+  /** Compression, and the one header that belongs to the transport: the length of what is sent. */
   function encode(req: http.IncomingMessage, response: ApiResponse): void {
-    if (!compressible(response.body, response.headers)) return;
-    response.headers.Vary = 'Accept-Encoding';
-    const coding = negotiate(req.headers['accept-encoding']);
-    if (!coding) return;
-    response.body = compress(response.body, coding);
-    response.headers['Content-Encoding'] = coding;
-    response.headers['Content-Length'] = String(response.body.length);
+    if (compressible(response.body, response.headers)) {
+      response.headers.Vary = 'Accept-Encoding';
+      const coding = negotiate(req.headers['accept-encoding']);
+      if (coding) {
+        response.body = compress(response.body, coding);
+        response.headers['Content-Encoding'] = coding;
+      }
+    }
+    if (response.status !== 204 && response.status !== 304) {
+      response.headers['Content-Length'] = String(response.body.length);
+    }
   }
 
   const server = http.createServer((req, res) => {
@@ -143,17 +128,18 @@ export function createApiServer(opts: ServerOptions): ApiServer {
       ({ response, source } = answer(req));
       encode(req, response);
     } catch {
-      response = errorResponse(500, 'Internal server error');
+      response = errorResponse({ method: req.method ?? 'GET', headers: {} }, 500, 'Internal server error');
+      encode(req, response);
     }
     res.writeHead(response.status, response.headers);
-    res.end(req.method === 'HEAD' ? undefined : response.body);
+    res.end(response.sendBody ? response.body : undefined);
     log?.(
       JSON.stringify({
         time: new Date().toISOString(),
         method: req.method,
         url: (req.url ?? '').slice(0, 2048),
         status: response.status,
-        bytes: req.method === 'HEAD' ? 0 : response.body.length,
+        bytes: response.sendBody ? response.body.length : 0,
         ms: Math.round((performance.now() - started) * 100) / 100,
         ip: clientIp(req, !!opts.trustProxy),
         source,

@@ -1,9 +1,8 @@
 /**
- * The server's static-first lookup (plugs into src/server/static.ts). A request is answered from a
- * pre-rendered file when its request key (route + validated parameters, request-key.ts) is one the
- * published manifest lists; the key is what the handler sees, so the file is exactly the dynamic
- * answer. Headers come from the manifest, not from the file system, and conditional GETs are
- * answered as the render core answers them.
+ * The server's static-first lookup. A request is answered from a pre-rendered file when its
+ * request key (route + validated parameters, api/resolve.ts) is one the published manifest lists;
+ * the key is what the handler sees, so the file is exactly the dynamic answer. Headers come from
+ * the manifest, not from the file system, and the response is finished as the render core's is.
  *
  * Each request resolves the published release once (`dist` is a symlink swapped atomically) and
  * reads both the manifest entry and the file from that release, so a response never mixes two
@@ -11,13 +10,26 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ApiRequest, ApiResponse } from '../api/render.js';
-import { CORS, ifNoneMatch } from '../api/headers.js';
-import type { ManifestEntry } from './manifest.js';
-import { readManifestSync } from './manifest.js';
-import { requestKey } from './request-key.js';
-import { MANIFEST_FILE } from './release.js';
-import { STATIC_PREFIX } from './plan.js';
+import { CORS } from '../api/headers.js';
+import type { ApiRequest } from '../api/render.js';
+import type { Resolution } from '../api/resolve.js';
+import type { ApiResponse } from '../api/respond.js';
+import { finishResponse } from '../api/respond.js';
+import type { ManifestEntry } from '../publish/manifest.js';
+import { readManifestSync } from '../publish/manifest.js';
+import { STATIC_PREFIX } from '../publish/plan.js';
+import { MANIFEST_FILE } from '../publish/release.js';
+
+export interface StaticLookup {
+  /** A pre-rendered answer for exactly this (already resolved) request, or null to render it. */
+  lookup(req: ApiRequest, resolution: Resolution): ApiResponse | null;
+  readonly description: string;
+}
+
+export const NO_STATIC_BUILD: StaticLookup = {
+  lookup: () => null,
+  description: 'no build: every request is rendered dynamically',
+};
 
 interface LoadedRelease {
   id: string;
@@ -26,21 +38,13 @@ interface LoadedRelease {
   files: number;
 }
 
-const EMPTY = Buffer.alloc(0);
-
 /** Never read outside the release: manifest paths are plain relative paths under the static prefix. */
 const safeFile = (file: string) =>
   file.startsWith(`${STATIC_PREFIX}/`) &&
   !file.split('/').some((s) => s === '' || s === '.' || s === '..') &&
   !file.includes('\\');
 
-function header(req: ApiRequest, name: string): string | string[] | undefined {
-  if (name in req.headers) return req.headers[name];
-  const key = Object.keys(req.headers).find((k) => k.toLowerCase() === name);
-  return key === undefined ? undefined : req.headers[key];
-}
-
-export class StaticBuild {
+export class StaticBuild implements StaticLookup {
   private loaded: LoadedRelease | null = null;
 
   constructor(readonly dir: string) {}
@@ -86,9 +90,9 @@ export class StaticBuild {
     return this.loaded;
   }
 
-  lookup(req: ApiRequest): ApiResponse | null {
-    if (req.method !== 'GET') return null;
-    const key = requestKey(req.path, req.rawQuery);
+  lookup(req: ApiRequest, resolution: Resolution): ApiResponse | null {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+    const key = resolution.kind === 'resolved' ? resolution.request.key : null;
     if (key === null) return null;
     const release = this.current();
     const entry = release?.index.get(key);
@@ -100,18 +104,8 @@ export class StaticBuild {
       return null;
     }
     if (body.length !== entry.bytes) return null;
-    // The render core's header set and order (api/render.ts `finish`).
-    const headers: Record<string, string> = {
-      'Content-Type': entry.contentType,
-      'Cache-Control': entry.cacheControl,
-      ...CORS,
-      ETag: entry.etag,
-    };
-    if (ifNoneMatch(header(req, 'if-none-match'), entry.etag)) {
-      const { 'Content-Type': _type, ...kept } = headers;
-      return { status: 304, headers: kept, body: EMPTY };
-    }
-    headers['Content-Length'] = String(body.length);
-    return { status: 200, headers, body };
+    // The render core's header set and order; finishing adds the ETag and answers If-None-Match.
+    const headers = { 'Content-Type': entry.contentType, 'Cache-Control': entry.cacheControl, ...CORS };
+    return finishResponse(req, 200, headers, body, entry.etag);
   }
 }

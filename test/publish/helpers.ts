@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { StoreReader } from '../../src/store/read/reader.js';
 import { openStore } from '../../src/store/db.js';
 import { runSync } from '../../src/sync/run-sync.js';
 import { createDemoProvider, demoReferenceInstant } from '../../src/sync/providers/demo/index.js';
@@ -15,10 +16,10 @@ import { build } from '../../src/publish/build.js';
 import type { BuildOptions, BuildSummary } from '../../src/publish/build.js';
 import { CdnEmulator } from '../../src/publish/cdn-emulator.js';
 import { currentRelease } from '../../src/publish/release.js';
-import { StaticBuild } from '../../src/publish/static-lookup.js';
+import { StaticBuild } from '../../src/server/static-lookup.js';
 import { createApiServer } from '../../src/server/http.js';
 import type { Clock } from '../../src/util/time.js';
-import { inProcessTarget, rawRequest } from '../api/helpers/targets.js';
+import { inProcessTarget, rawRequest, sent } from '../api/helpers/targets.js';
 import type { TargetFactory } from '../api/helpers/targets.js';
 import { openReader } from '../api/helpers/api-store.js';
 import { tempDir } from '../helpers/store.js';
@@ -50,8 +51,13 @@ export async function buildInto(
   out = path.join(tempDir('fds-out-'), 'dist'),
   opts: Partial<BuildOptions> = {},
 ): Promise<{ out: string; summary: BuildSummary }> {
-  const summary = await build({ db, out, concurrency: 8, ...opts });
-  return { out, summary };
+  const store = StoreReader.open(db);
+  try {
+    const summary = await build({ store, out, concurrency: 8, ...opts });
+    return { out, summary };
+  } finally {
+    store.close();
+  }
 }
 
 export interface FileState {
@@ -114,7 +120,7 @@ export function cdnTarget(clock: Clock, served: Served = { fromFiles: 0, other: 
           return dynamic.request(method, url, headers);
         }
         served.fromFiles++;
-        return { status: answer.response.status, headers: lower(answer.response.headers), body: answer.response.body };
+        return { status: answer.response.status, headers: lower(answer.response.headers), body: sent(answer.response) };
       },
       close: () => dynamic.close(),
     };

@@ -1,5 +1,5 @@
 /**
- * The model of Netlify's query reading (src/publish/netlify-query.ts) against the engine itself:
+ * The model of Netlify's query reading (src/api/netlify-query.ts) against the engine itself:
  * probe rules capture which of the keys a, b, c a request carries and their values, for generated
  * queries full of repeats, bare keys, empty pairs, trailing `&` and broken percent-escapes.
  */

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer } from '../../src/server/http.js';
 import type { ApiServer } from '../../src/server/http.js';
-import { StaticBuild } from '../../src/publish/static-lookup.js';
+import { StaticBuild } from '../../src/server/static-lookup.js';
 import { readManifestSync } from '../../src/publish/manifest.js';
 import { currentRelease } from '../../src/publish/release.js';
 import { contentHash } from '../../src/util/hash.js';

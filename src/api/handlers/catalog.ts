@@ -2,9 +2,8 @@
 import type { StoreReader } from '../../store/read/reader.js';
 import type { HandlerResult } from '../route.js';
 import { compareText, leagueBody } from '../serialize/league.js';
+import { API_VERSION, SERVICE_NAME } from '../vocab.js';
 
-export const SERVICE_NAME = 'Football Data Service';
-export const API_VERSION = '2.0.0';
 export const FEATURES = [
   'league-catalog',
   'club-catalog',

@@ -6,6 +6,14 @@ import { ApiError } from '../route.js';
 import { clubBody } from '../serialize/club.js';
 import { compareText, requireLeague } from '../serialize/league.js';
 
+/** The ids of every club `/clubs` lists (each has a `/clubs/{id}`), sorted. */
+export function listedClubIds(store: StoreReader, league: string): string[] {
+  return store.clubs
+    .list(league)
+    .map((c) => c.record.id)
+    .sort();
+}
+
 export function clubs(store: StoreReader, league: string): HandlerResult {
   const { body } = requireLeague(store, league);
   const list = store.clubs

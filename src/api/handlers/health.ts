@@ -1,9 +1,10 @@
 /** /health and /api/health: healthy means the store opened and answers a query now. */
 import type { HandlerResult, StandaloneDeps } from '../route.js';
-import { API_VERSION } from './catalog.js';
+import type { DatabaseState } from '../vocab.js';
+import { API_VERSION } from '../vocab.js';
 
 export function health(deps: StandaloneDeps): HandlerResult {
-  let database: 'connected' | 'disconnected' | 'error' = 'connected';
+  let database: DatabaseState = 'connected';
   if (!deps.store) database = deps.storeProblem;
   else {
     try {

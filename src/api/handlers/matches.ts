@@ -1,22 +1,13 @@
 /** /scoreboard and /fixtures: a league's matches by day, or filtered and paged. */
 import type { StoreReader } from '../../store/read/reader.js';
-import type { MatchState } from '../../store/records.js';
 import type { MatchRow } from '../../store/read/types.js';
 import type { Clock } from '../../util/time.js';
 import { ymd } from '../../util/time.js';
 import type { HandlerResult } from '../route.js';
 import { eventBody } from '../serialize/event.js';
 import { requireLeague } from '../serialize/league.js';
-
-export const FIXTURE_STATUSES = ['all', 'scheduled', 'live', 'finished'] as const;
-export type FixtureStatus = (typeof FIXTURE_STATUSES)[number];
-
-export const STATE_OF: Record<FixtureStatus, MatchState | null> = {
-  all: null,
-  scheduled: 'pre',
-  live: 'in',
-  finished: 'post',
-};
+import type { FixtureStatus } from '../vocab.js';
+import { STATE_OF, pageCount, pageOffset } from '../vocab.js';
 
 const events = (store: StoreReader, league: string, rows: MatchRow[]) => {
   const catalogue = store.catalogue(league);
@@ -38,11 +29,22 @@ export interface FixturesQuery {
   limit: number;
 }
 
+const filterOf = (q: Pick<FixturesQuery, 'from' | 'to' | 'status'>) => ({
+  from: q.from,
+  to: q.to,
+  state: STATE_OF[q.status],
+});
+
+/** How many matches a fixtures request lists over all its pages. */
+export function countFixtures(store: StoreReader, league: string, q: Pick<FixturesQuery, 'from' | 'to' | 'status'>) {
+  return store.matches.count(league, filterOf(q));
+}
+
 export function fixtures(store: StoreReader, league: string, q: FixturesQuery): HandlerResult {
   const { body } = requireLeague(store, league);
-  const filter = { from: q.from, to: q.to, state: STATE_OF[q.status] };
+  const filter = filterOf(q);
   const count = store.matches.count(league, filter);
-  const offset = (q.page - 1) * q.limit;
+  const offset = pageOffset(q.page, q.limit);
   const rows = offset < count ? store.matches.page(league, filter, q.limit, offset) : [];
   return {
     body: {
@@ -50,7 +52,7 @@ export function fixtures(store: StoreReader, league: string, q: FixturesQuery): 
       count,
       pageIndex: q.page,
       pageSize: q.limit,
-      pageCount: Math.ceil(count / q.limit),
+      pageCount: pageCount(count, q.limit),
       filters: { from: q.from, to: q.to, status: q.status },
       events: events(store, league, rows),
     },

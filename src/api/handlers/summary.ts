@@ -13,6 +13,7 @@ import { ApiError } from '../route.js';
 import { competitionBody } from '../serialize/event.js';
 import type { LeagueBody } from '../serialize/league.js';
 import { requireLeague } from '../serialize/league.js';
+import { pageCount, pageOffset } from '../vocab.js';
 
 const ARRAY_SECTIONS = new Set([
   'keyEvents',
@@ -106,17 +107,22 @@ export interface PlaysQuery {
   important: boolean;
 }
 
+/** How many plays a plays request lists over all its pages. */
+export function countPlays(store: StoreReader, league: string, eventId: string, important: boolean): number {
+  return store.plays.count(league, eventId, important);
+}
+
 export function plays(store: StoreReader, league: string, eventId: string, q: PlaysQuery): HandlerResult {
   const { match } = requireMatch(store, league, eventId);
-  const count = store.plays.count(league, eventId, q.important);
-  const offset = (q.page - 1) * q.limit;
+  const count = countPlays(store, league, eventId, q.important);
+  const offset = pageOffset(q.page, q.limit);
   const items = offset < count ? store.plays.page(league, eventId, q.important, q.limit, offset) : [];
   return {
     body: {
       count,
       pageIndex: q.page,
       pageSize: q.limit,
-      pageCount: Math.ceil(count / q.limit),
+      pageCount: pageCount(count, q.limit),
       dataSource: 'database',
       importantOnly: q.important,
       items,

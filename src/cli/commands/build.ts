@@ -3,7 +3,8 @@ import { build, BuildError } from '../../publish/build.js';
 import type { BuildSummary } from '../../publish/build.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET } from '../../publish/rules.js';
 import { Progress } from '../progress.js';
-import { UsageError, parsePositiveInt } from '../errors.js';
+import { CommandFailed, UsageError, parsePositiveInt } from '../errors.js';
+import { StoreReader } from '../../store/read/reader.js';
 import path from 'node:path';
 
 interface BuildFlags {
@@ -70,9 +71,10 @@ export function buildCommand(): Command {
     .action(async function (this: Command) {
       const f = this.opts<BuildFlags>();
       const progress = new Progress('build');
+      const store = StoreReader.open(f.db);
       try {
         const summary = await build({
-          db: f.db,
+          store,
           out: f.out,
           full: f.full,
           concurrency: f.concurrency,
@@ -86,8 +88,11 @@ export function buildCommand(): Command {
         process.stdout.write(`${summaryLine(summary, f.out)}\n`);
       } catch (err) {
         progress.finish();
-        if (err instanceof BuildError) for (const line of err.failures) process.stderr.write(`failed: ${line}\n`);
-        throw err instanceof Error ? new UsageError(err.message) : err;
+        if (!(err instanceof BuildError)) throw err;
+        for (const line of err.failures) process.stderr.write(`failed: ${line}\n`);
+        throw new CommandFailed(err.message);
+      } finally {
+        store.close();
       }
     });
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { check } from '../../publish/check.js';
 import { Progress } from '../progress.js';
-import { UsageError, parsePositiveInt } from '../errors.js';
+import { CommandFailed, parsePositiveInt } from '../errors.js';
 
 interface CheckFlags {
   db: string;
@@ -46,6 +46,6 @@ export function checkCommand(): Command {
       for (const reason of report.reasons) process.stderr.write(`mismatch: ${reason}\n`);
       if (mismatches > report.reasons.length)
         process.stderr.write(`mismatch: … and ${mismatches - report.reasons.length} more\n`);
-      throw new UsageError(line);
+      throw new CommandFailed(line);
     });
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { createApiServer } from '../../server/http.js';
 import { DEFAULT_RATE_LIMITS } from '../../server/rate-limit.js';
-import { openStaticBuild } from '../../server/static.js';
+import { StaticBuild } from '../../server/static-lookup.js';
 import { UsageError, parsePositiveInt } from '../errors.js';
 
 interface ServeFlags {
@@ -45,7 +45,7 @@ export function serveCommand(): Command {
     .option('--no-rate-limiting', 'turn rate limiting off')
     .action(async function (this: Command) {
       const f = this.opts<ServeFlags>();
-      const staticLookup = openStaticBuild(f.dir);
+      const staticLookup = new StaticBuild(f.dir);
       const api = createApiServer({
         storeFile: f.db,
         staticLookup,

@@ -12,7 +12,7 @@ export const urlOf = (route: AnyRoute, req: PrerenderRequest) => routePath(route
 
 export function* prerendered(store: StoreReader): Generator<{ route: AnyRoute; url: string }> {
   for (const route of ROUTES) {
-    for (const req of route.prerender?.(store) ?? []) yield { route, url: urlOf(route, req) };
+    for (const req of route.prerender?.(store, route) ?? []) yield { route, url: urlOf(route, req) };
   }
 }
 

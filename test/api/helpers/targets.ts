@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { render } from '../../../src/api/render.js';
+import type { ApiResponse } from '../../../src/api/respond.js';
 import type { StoreReader } from '../../../src/store/read/reader.js';
 import { createApiServer } from '../../../src/server/http.js';
 import type { Clock } from '../../../src/util/time.js';
@@ -28,6 +29,9 @@ export type TargetFactory = (storeFile: string | null) => Promise<Target>;
 const lower = (h: Record<string, string>) =>
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
+/** What a transport sends of a finished response: nothing for HEAD, 204 and 304. */
+export const sent = (res: ApiResponse): Buffer => (res.sendBody ? res.body : Buffer.alloc(0));
+
 export function inProcessTarget(open: (file: string) => StoreReader, clock: Clock): TargetFactory {
   return async (file) => {
     const store = file ? open(file) : null;
@@ -44,7 +48,7 @@ export function inProcessTarget(open: (file: string) => StoreReader, clock: Cloc
           },
           { store, clock, uptime: () => 1.5, storeName: 'missing.sqlite' },
         );
-        return { status: res.status, headers: lower(res.headers), body: res.body };
+        return { status: res.status, headers: lower(res.headers), body: sent(res) };
       },
       async close() {
         store?.close();

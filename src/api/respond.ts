@@ -1,0 +1,77 @@
+/**
+ * Finishing a response, for every way one is answered — the render core, the server's static
+ * files, the CDN emulator, the Netlify Function: the strong ETag of a 200, `If-None-Match` → 304,
+ * and HEAD. `Content-Length` is the transport's: it knows the bytes it sends (after compression).
+ */
+import { CORS, JSON_TYPE, etagOf, ifNoneMatch } from './headers.js';
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The entity. For HEAD it is the body a GET would get (its length is the one to state), never sent. */
+  body: Buffer;
+  /** False for HEAD, 204 and 304: the transport sends the headers only. */
+  sendBody: boolean;
+}
+
+export interface RequestHead {
+  method: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** A request header by lower-case name, whatever case the caller's header record uses. */
+export function requestHeader(req: RequestHead, name: string): string | string[] | undefined {
+  if (name in req.headers) return req.headers[name];
+  const key = Object.keys(req.headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : req.headers[key];
+}
+
+/**
+ * `headers` are the answer's own, in order; a 200 gets its ETag (the given one, which must be the
+ * body's, or the body's hash) appended, and a conditional GET naming it gets a 304.
+ */
+export function finishResponse(
+  req: RequestHead,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+  etag?: string,
+): ApiResponse {
+  if (status === 200) {
+    const tag = etag ?? etagOf(body);
+    headers.ETag = tag;
+    if (ifNoneMatch(requestHeader(req, 'if-none-match'), tag)) {
+      const { 'Content-Type': _type, ...kept } = headers;
+      return { status: 304, headers: kept, body: EMPTY, sendBody: false };
+    }
+  }
+  return { status, headers, body, sendBody: req.method !== 'HEAD' && status !== 204 && status !== 304 };
+}
+
+/** A JSON answer with the render core's header order: type, the caller's, then CORS. */
+export function jsonResponse(
+  req: RequestHead,
+  status: number,
+  extra: Record<string, string>,
+  payload: unknown,
+): ApiResponse {
+  const body = Buffer.from(JSON.stringify(payload), 'utf8');
+  return finishResponse(req, status, { 'Content-Type': JSON_TYPE, ...extra, ...CORS }, body);
+}
+
+/** `{"error": …}`, never cached. */
+export function errorResponse(
+  req: RequestHead,
+  status: number,
+  message: string,
+  extra: Record<string, string> = {},
+): ApiResponse {
+  return jsonResponse(req, status, { 'Cache-Control': 'no-store', ...extra }, { error: message });
+}
+
+/** A CORS preflight: no body. */
+export function emptyResponse(status: number, headers: Record<string, string>): ApiResponse {
+  return { status, headers, body: EMPTY, sendBody: false };
+}

@@ -1,0 +1,57 @@
+/** The build plan's requests mean, to the router, exactly what the plan says they mean. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatQuery } from '../../src/api/query.js';
+import { requestKey } from '../../src/api/resolve.js';
+import { ROUTES } from '../../src/api/routes.js';
+import type { PlannedFile } from '../../src/publish/plan.js';
+import { buildPlan } from '../../src/publish/plan.js';
+import { StoreReader } from '../../src/store/read/reader.js';
+import { buildApiStore } from '../api/helpers/api-store.js';
+
+let store: StoreReader;
+let plan: PlannedFile[];
+beforeAll(async () => {
+  store = StoreReader.open(await buildApiStore());
+  plan = [...buildPlan(store)];
+});
+afterAll(() => store.close());
+
+const keyOfForm = (f: PlannedFile['request']) => requestKey(f.path, formatQuery(Object.fromEntries(f.query)).slice(1));
+
+describe('the build plan', () => {
+  it('plans a file for every route that pre-renders', () => {
+    const planned = new Set(plan.map((f) => f.route.name));
+    expect([...planned].sort()).toEqual(
+      ROUTES.filter((r) => r.prerender)
+        .map((r) => r.name)
+        .sort(),
+    );
+  });
+
+  it('spells each request so that it routes back to the route and parameters it was planned for', () => {
+    for (const file of plan) expect(keyOfForm(file.request), file.file).toBe(file.keys[0]);
+  });
+
+  it('spells each alias so that it routes to the key the file lists for it', () => {
+    const withAliases = plan.filter((f) => f.aliases.length);
+    expect(withAliases.length).toBeGreaterThan(0);
+    for (const file of withAliases) expect(file.aliases.map(keyOfForm), file.file).toEqual(file.keys.slice(1));
+  });
+
+  it('lists only spellings that mean one of the keys its file answers', () => {
+    let spellings = 0;
+    for (const file of plan) {
+      for (const form of file.forms) {
+        spellings++;
+        expect(file.keys, `${form.path} ${JSON.stringify(form.query)}`).toContain(keyOfForm(form));
+      }
+    }
+    expect(spellings).toBeGreaterThan(plan.length);
+  });
+
+  it('gives every file its own path and every key one file', () => {
+    expect(new Set(plan.map((f) => f.file)).size).toBe(plan.length);
+    const keys = plan.flatMap((f) => f.keys);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
