@@ -1,7 +1,8 @@
 /**
- * THE route table: one declaration per endpoint. The render core matches and validates requests
- * with it, the OpenAPI document is generated from it, and the static build enumerates what to
- * pre-render from it (`prerender`) — no route detail lives anywhere else.
+ * THE route table: one declaration per endpoint — path, parameters (with their defaults, bounds and
+ * error texts), handler, cache class, what is pre-rendered and which other requests a file also
+ * answers. Request resolution (resolve.ts), the render core, the OpenAPI document, the build plan,
+ * the generated CDN rules and the server's static lookup all derive from it.
  */
 import {
   boolQuery,
