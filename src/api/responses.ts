@@ -7,6 +7,7 @@ import {
   DataAvailability,
   Event,
   League,
+  LeagueRef,
   Play,
   Player,
   Stat,
@@ -62,7 +63,7 @@ export const MetaResponse = named(
 
 export const ScoreboardResponse = named(
   'ScoreboardResponse',
-  z.object({ leagues: z.array(League), events: z.array(Event) }),
+  z.object({ leagues: z.array(LeagueRef), events: z.array(Event) }),
 );
 
 const page = { count, pageIndex: z.int().min(1), pageSize: z.int().min(1), pageCount: count };
@@ -70,7 +71,7 @@ const page = { count, pageIndex: z.int().min(1), pageSize: z.int().min(1), pageC
 export const FixturesResponse = named(
   'FixturesResponse',
   z.object({
-    league: League,
+    league: LeagueRef,
     ...page,
     filters: z.object({
       from: z.string().nullable(),
@@ -85,7 +86,7 @@ export const FixturesResponse = named(
 export const MatchSummary = named(
   'MatchSummary',
   z.object({
-    header: z.looseObject({ league: League }).optional(),
+    header: z.looseObject({ league: LeagueRef }).optional(),
     boxscore: passObject.nullable().optional(),
     keyEvents: passList.optional(),
     rosters: passList.optional(),
@@ -116,7 +117,7 @@ export const PlaysResponse = named(
 export const ClubsResponse = named(
   'ClubsResponse',
   z.object({
-    league: League,
+    league: LeagueRef,
     clubs: z.array(Club),
     meta: z.object({ count, dedicatedCatalogCount: count, matchSnapshotFallback: z.boolean() }),
   }),

@@ -27,8 +27,9 @@ export const Coverage = named(
   z.object({ matches: count, clubs: count, dedicatedClubs: count, standingsGroups: count, hasData: z.boolean() }),
 );
 
-export const League = named(
-  'League',
+/** A league as other responses embed it: identity only, nothing that changes with every sync. */
+export const LeagueRef = named(
+  'LeagueRef',
   z.object({
     id: str,
     uid: str,
@@ -40,10 +41,11 @@ export const League = named(
     logo: nstr,
     season: z.object({ year: z.int(), displayName: str }).nullable(),
     active: z.boolean(),
-    lastSyncedAt: iso.nullable(),
-    coverage: Coverage,
   }),
 );
+
+/** A league in the catalogue (/leagues): its LeagueRef, freshness and coverage. */
+export const League = named('League', LeagueRef.extend({ lastSyncedAt: iso.nullable(), coverage: Coverage }));
 
 export const Venue = named(
   'Venue',

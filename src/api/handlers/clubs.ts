@@ -15,7 +15,7 @@ export function listedClubIds(store: StoreReader, league: string): string[] {
 }
 
 export function clubs(store: StoreReader, league: string): HandlerResult {
-  const { body } = requireLeague(store, league);
+  const { ref } = requireLeague(store, league);
   const list = store.clubs
     .list(league)
     .map((c) => clubBody(c.record, c.catalogSource))
@@ -23,7 +23,7 @@ export function clubs(store: StoreReader, league: string): HandlerResult {
   const dedicated = list.filter((c) => c.catalogSource === 'club-catalog').length;
   return {
     body: {
-      league: body,
+      league: ref,
       clubs: list,
       meta: { count: list.length, dedicatedCatalogCount: dedicated, matchSnapshotFallback: dedicated < list.length },
     },

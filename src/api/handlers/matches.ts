@@ -15,10 +15,10 @@ const events = (store: StoreReader, league: string, rows: MatchRow[]) => {
 };
 
 export function scoreboard(store: StoreReader, clock: Clock, league: string, dates: string | null): HandlerResult {
-  const { body } = requireLeague(store, league);
+  const { ref } = requireLeague(store, league);
   // The date-less form follows the clock, so it is never pre-rendered.
   const rows = store.matches.onDate(league, dates ?? ymd(clock()));
-  return { body: { leagues: [body], events: events(store, league, rows) }, live: rows.some((r) => r.state === 'in') };
+  return { body: { leagues: [ref], events: events(store, league, rows) }, live: rows.some((r) => r.state === 'in') };
 }
 
 export interface FixturesQuery {
@@ -41,14 +41,14 @@ export function countFixtures(store: StoreReader, league: string, q: Pick<Fixtur
 }
 
 export function fixtures(store: StoreReader, league: string, q: FixturesQuery): HandlerResult {
-  const { body } = requireLeague(store, league);
+  const { ref } = requireLeague(store, league);
   const filter = filterOf(q);
   const count = store.matches.count(league, filter);
   const offset = pageOffset(q.page, q.limit);
   const rows = offset < count ? store.matches.page(league, filter, q.limit, offset) : [];
   return {
     body: {
-      league: body,
+      league: ref,
       count,
       pageIndex: q.page,
       pageSize: q.limit,

@@ -2,7 +2,7 @@
  * One match: the summary (`/summary?event=ID` and `/events/ID` share this handler and body) and its
  * play-by-play. Stored summary sections pass through in the provider's shape; an unstored section
  * is `[]` or `null`. The header is the stored one (or, with no summary stored, built from the
- * match), carrying the league record every other endpoint embeds.
+ * match), carrying its LeagueRef.
  */
 import type { StoreReader } from '../../store/read/reader.js';
 import type { MatchRow, SummaryRow } from '../../store/read/types.js';
@@ -11,7 +11,7 @@ import { SUMMARY_FIELDS } from '../fields.js';
 import type { HandlerResult } from '../route.js';
 import { ApiError } from '../route.js';
 import { competitionBody } from '../serialize/event.js';
-import type { LeagueBody } from '../serialize/league.js';
+import type { LeagueRefBody } from '../serialize/league.js';
 import { requireLeague } from '../serialize/league.js';
 import { pageCount, pageOffset } from '../vocab.js';
 
@@ -29,17 +29,17 @@ const ARRAY_SECTIONS = new Set([
 export const TOP_SCORERS_REASON =
   'League top scorers are not stored by this service; per-match leaders are in the leaders section.';
 
-function requireMatch(store: StoreReader, league: string, eventId: string): { league: LeagueBody; match: MatchRow } {
-  const { body } = requireLeague(store, league);
+function requireMatch(store: StoreReader, league: string, eventId: string): { league: LeagueRefBody; match: MatchRow } {
+  const { ref } = requireLeague(store, league);
   const match = store.matches.byId(league, eventId);
   if (!match) throw new ApiError(404, 'Match not found');
-  return { league: body, match };
+  return { league: ref, match };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The stored header with `league` replaced by the league record (inserted after `season` when absent). */
-function withLeague(header: Record<string, unknown>, league: LeagueBody): Record<string, unknown> {
+function withLeague(header: Record<string, unknown>, league: LeagueRefBody): Record<string, unknown> {
   if ('league' in header)
     return Object.fromEntries(Object.entries(header).map(([k, v]) => [k, k === 'league' ? league : v]));
   const entries = Object.entries(header);
@@ -50,7 +50,7 @@ function withLeague(header: Record<string, unknown>, league: LeagueBody): Record
   return Object.fromEntries(entries);
 }
 
-function header(store: StoreReader, league: LeagueBody, match: MatchRow, stored: unknown): Record<string, unknown> {
+function header(store: StoreReader, league: LeagueRefBody, match: MatchRow, stored: unknown): Record<string, unknown> {
   if (isObject(stored)) return withLeague(stored, league);
   const m = match.record;
   return {

@@ -3,7 +3,8 @@ import type { StoreReader } from '../../store/read/reader.js';
 import type { Coverage, LeagueRow } from '../../store/read/types.js';
 import { ApiError } from '../route.js';
 
-export interface LeagueBody {
+/** A league as other responses embed it (CONTRACT §3): identity, nothing that moves with each sync. */
+export interface LeagueRefBody {
   id: string;
   uid: string;
   name: string;
@@ -14,11 +15,15 @@ export interface LeagueBody {
   logo: string | null;
   season: { year: number; displayName: string } | null;
   active: boolean;
+}
+
+/** A league as /leagues lists it: its LeagueRef, when its data last changed, and what is stored. */
+export interface LeagueBody extends LeagueRefBody {
   lastSyncedAt: string | null;
   coverage: Coverage;
 }
 
-export function leagueBody(row: LeagueRow, coverage: Coverage): LeagueBody {
+export function leagueRef(row: LeagueRow): LeagueRefBody {
   return {
     id: row.espnId,
     uid: `s:600~l:${row.espnId}`,
@@ -31,16 +36,18 @@ export function leagueBody(row: LeagueRow, coverage: Coverage): LeagueBody {
     season: row.season ? { year: row.season.year, displayName: row.season.displayName } : null,
     // Every league in the store is one the service covers.
     active: true,
-    lastSyncedAt: row.lastSyncedAt,
-    coverage: { ...coverage },
   };
 }
 
-/** The league named in the path, with its coverage, or 404. */
-export function requireLeague(store: StoreReader, slug: string): { row: LeagueRow; body: LeagueBody } {
+export function leagueBody(row: LeagueRow, coverage: Coverage): LeagueBody {
+  return { ...leagueRef(row), lastSyncedAt: row.lastSyncedAt, coverage: { ...coverage } };
+}
+
+/** The league named in the path, as a LeagueRef, or 404. */
+export function requireLeague(store: StoreReader, slug: string): { row: LeagueRow; ref: LeagueRefBody } {
   const row = store.leagues.bySlug(slug);
   if (!row) throw new ApiError(404, 'League not found');
-  return { row, body: leagueBody(row, store.coverage(slug)) };
+  return { row, ref: leagueRef(row) };
 }
 
 /** Plain code-unit order, then id: the same bytes on every machine, whatever its locale. */

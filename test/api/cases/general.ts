@@ -242,6 +242,20 @@ async function etagOf(target: Parameters<ContractFlow['run']>[0], url: string): 
   return res.headers.etag!;
 }
 
+/** What an embedded league carries (CONTRACT §3). */
+export const LEAGUE_REF_KEYS = [
+  'id',
+  'uid',
+  'name',
+  'abbreviation',
+  'slug',
+  'country',
+  'kind',
+  'logo',
+  'season',
+  'active',
+];
+
 export const GENERAL_FLOWS: ContractFlow[] = [
   {
     name: 'If-None-Match with the current ETag, in a list, weak or * gives 304 with ETag and Cache-Control and no body',

@@ -1,3 +1,4 @@
+import { LEAGUE_REF_KEYS } from './general.js';
 /** CONTRACT §4.3 scoreboard and §4.4 fixtures. */
 import { expect } from 'vitest';
 import type { ContractCase } from './types.js';
@@ -34,7 +35,9 @@ export const MATCH_LIST_CASES: ContractCase[] = [
     check: (b) => {
       expect(Object.keys(b)).toEqual(['leagues', 'events']);
       expect(b.leagues).toHaveLength(1);
-      expect(b.leagues[0].coverage.matches).toBe(4);
+      // A LeagueRef: identity only, so a sync elsewhere in the league does not change this day's bytes.
+      expect(Object.keys(b.leagues[0])).toEqual(LEAGUE_REF_KEYS);
+      expect(b.leagues[0].slug).toBe('eng.1');
       // 9001 kicks off 12:30, 9003 15:00, 9002 17:30.
       expect(ids(b)).toEqual(['9001', '9003', '9002']);
       const e = b.events[0];

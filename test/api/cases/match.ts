@@ -1,3 +1,4 @@
+import { LEAGUE_REF_KEYS } from './general.js';
 /** CONTRACT §4.5 match summary and §4.6 plays. */
 import { expect } from 'vitest';
 import { SUMMARY_FIELDS } from '../../../src/api/fields.js';
@@ -42,8 +43,9 @@ export const MATCH_CASES: ContractCase[] = [
     check: (b) => {
       expect(Object.keys(b)).toEqual([...SUMMARY_FIELDS]);
       expect(b.header.id).toBe('9001');
-      // The header carries the league record every endpoint embeds, coverage included.
-      expect(b.header.league).toMatchObject({ slug: 'eng.1', coverage: { matches: 4, hasData: true } });
+      // The header carries the league's LeagueRef: no coverage or lastSyncedAt, which change with every sync.
+      expect(b.header.league).toMatchObject({ slug: 'eng.1', season: { year: 2025 } });
+      expect(Object.keys(b.header.league)).toEqual(LEAGUE_REF_KEYS);
       expect(b.keyEvents.map((e: { id: string }) => e.id)).toEqual(['70001', '70004']);
       expect(b.news).toEqual({ header: 'News', articles: [] });
       expect(b.leaders).toEqual([]);
