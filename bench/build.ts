@@ -176,7 +176,7 @@ for (const scale of values.scales!.split(',').map(Number)) {
     String(Math.round(synced.written / synced.seconds)),
     String(full.summary.files),
     s(full.summary.bytes / 1e6),
-    String(full.summary.rules.total),
+    String(full.summary.rules?.total ?? 0),
     s(full.seconds),
     String(Math.round(full.summary.files / full.seconds)),
     s(cp),

@@ -148,6 +148,15 @@ export const seasonQuery = (): Field<number | null> =>
     },
   );
 
+/** `/changes?since=`: a snapshot id; null = the most recent snapshots. */
+export const sinceQuery = (): Field<number | null> =>
+  field(
+    'since must be a snapshot id',
+    (raw) => (raw === undefined ? null : /^\d{1,15}$/.test(raw) ? Number(raw) : INVALID),
+    'List the snapshots after this one (default: the last 20)',
+    { type: 'string', pattern: '^\\d+$' },
+  );
+
 export const SUMMARY_FIELDS = [...SUMMARY_SECTIONS, 'meta'] as const;
 export type SummaryField = (typeof SUMMARY_FIELDS)[number];
 

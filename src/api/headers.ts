@@ -25,11 +25,12 @@ export const PREFLIGHT: Readonly<Record<string, string>> = {
 
 /**
  * Cache-Control by the route's cache class: `live` is match data (short while it holds a match in
- * play), `match` standings, `list` leagues, meta, clubs and the API description, `none` health.
+ * play), `feed` the change feed (always short), `match` standings, `list` leagues, meta, clubs and the API description, `none` health.
  * The OpenAPI document describes each class from this same table.
  */
 export const CACHE_POLICY: Readonly<Record<CacheClass, { value: string; whileLive?: string }>> = {
   live: { value: 'public, max-age=30', whileLive: 'public, max-age=4' },
+  feed: { value: 'public, max-age=4' },
   match: { value: 'public, max-age=30' },
   list: { value: 'public, max-age=60' },
   none: { value: 'no-store' },

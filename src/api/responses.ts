@@ -169,6 +169,32 @@ export const StandingsResponse = named(
   }),
 );
 
+const ChangedMatch = z.object({
+  league: z.string(),
+  id: z.string(),
+  state: z.enum(['pre', 'in', 'post', 'unknown']).nullable(),
+  homeScore: z.string().nullable(),
+  awayScore: z.string().nullable(),
+});
+
+export const ChangesResponse = named(
+  'Changes',
+  z.object({
+    snapshot: z.object({ id: z.int(), at: iso }).nullable(),
+    truncated: z.boolean(),
+    snapshots: z.array(
+      z.object({
+        id: z.int(),
+        at: iso,
+        leagues: z.array(z.string()),
+        matches: z.array(ChangedMatch),
+        clubs: z.array(z.object({ league: z.string(), id: z.string() })),
+        standings: z.array(z.object({ league: z.string(), season: z.string() })),
+      }),
+    ),
+  }),
+);
+
 export const HealthResponse = named(
   'Health',
   z.object({

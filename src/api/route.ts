@@ -10,7 +10,7 @@ import type { Query } from './query.js';
 import type { StoreProblem } from './vocab.js';
 
 /** How a route's answers may be cached: headers.ts `CACHE_POLICY` says what each class means. */
-export type CacheClass = 'live' | 'match' | 'list' | 'none';
+export type CacheClass = 'live' | 'feed' | 'match' | 'list' | 'none';
 
 export class ApiError extends Error {
   constructor(
@@ -82,6 +82,11 @@ export interface RouteDef<P, Q> {
    * (`/events/ID` is also `/summary?event=ID`).
    */
   aliases?: (req: PrerenderRequest) => Array<{ route: string; req: PrerenderRequest }>;
+  /**
+   * The topics (reads.ts) a pre-rendered response reads: an incremental build renders it again only
+   * when the store's change log touched one of them. Required with `prerender`.
+   */
+  reads?: (req: PrerenderRequest) => string[];
 }
 
 // The table holds routes of many parameter shapes; the core handles them uniformly.

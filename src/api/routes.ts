@@ -16,6 +16,7 @@ import {
   limitQuery,
   pageQuery,
   seasonQuery,
+  sinceQuery,
 } from './fields.js';
 import type { AnyRoute } from './route.js';
 import { defineRoute } from './route.js';
@@ -26,11 +27,21 @@ import { plays, summary } from './handlers/summary.js';
 import { club, clubs } from './handlers/clubs.js';
 import { standings } from './handlers/standings.js';
 import { health } from './handlers/health.js';
+import { changes } from './handlers/changes.js';
 import { buildOpenApi } from './openapi.js';
 import * as R from './responses.js';
 import * as pre from './prerender.js';
+import { topic } from './reads.js';
 
 const BASE = '/get/soccer';
+/** What every per-league response reads besides its own data: the league record and its catalogue. */
+const leagueLevel = (league: string) => [topic.league(league), topic.catalogue(league)];
+/** Everything about one match: its record, summary and plays. */
+const oneMatch = (league: string, id: string) => [
+  topic.match(league, id),
+  topic.summary(league, id),
+  topic.plays(league, id),
+];
 const league = leagueParam;
 const LEAGUE_ERRORS = [400, 404];
 
@@ -53,6 +64,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: [400],
     handle: ({ store, query }) => leagues(store, query),
     prerender: pre.everyQuery,
+    reads: () => [topic.any],
   }),
   defineRoute({
     name: 'meta',
@@ -66,6 +78,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: [],
     handle: ({ store }) => meta(store),
     prerender: pre.once,
+    reads: () => [topic.any],
   }),
   defineRoute({
     name: 'scoreboard',
@@ -79,6 +92,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, clock, params, query }) => scoreboard(store, clock, params.league, query.dates),
     prerender: pre.scoreboards,
+    reads: ({ params: p, query: q }) => [topic.day(p.league!, q.dates!), ...leagueLevel(p.league!)],
   }),
   defineRoute({
     name: 'fixtures',
@@ -101,6 +115,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => fixtures(store, params.league, query),
     prerender: pre.fixtures,
+    reads: ({ params: p }) => [topic.matches(p.league!), ...leagueLevel(p.league!)],
   }),
   defineRoute({
     name: 'summary',
@@ -126,6 +141,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => summary(store, params.league, params.eventId, query.fields),
     prerender: pre.events,
+    reads: ({ params: p }) => [...oneMatch(p.league!, p.eventId!), ...leagueLevel(p.league!)],
     // One pre-rendered file answers both forms: /events/ID is the summary of event ID.
     aliases: (req) =>
       Object.keys(req.query).length === 0
@@ -148,6 +164,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => plays(store, params.league, params.eventId, query),
     prerender: pre.plays,
+    reads: ({ params: p }) => oneMatch(p.league!, p.eventId!),
   }),
   defineRoute({
     name: 'clubs',
@@ -161,6 +178,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params }) => clubs(store, params.league),
     prerender: pre.perLeague,
+    reads: ({ params: p }) => [topic.matches(p.league!), topic.clubs, ...leagueLevel(p.league!)],
   }),
   defineRoute({
     name: 'club',
@@ -174,6 +192,12 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params }) => club(store, params.league, params.clubId),
     prerender: pre.clubs,
+    reads: ({ params: p }) => [
+      topic.club(p.clubId!),
+      topic.roster(p.clubId!),
+      topic.matches(p.league!),
+      ...leagueLevel(p.league!),
+    ],
   }),
   defineRoute({
     name: 'standings',
@@ -187,6 +211,21 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => standings(store, params.league, query.season),
     prerender: pre.standings,
+    reads: ({ params: p }) => [topic.standings(p.league!), ...leagueLevel(p.league!)],
+  }),
+  defineRoute({
+    name: 'changes',
+    path: `${BASE}/changes`,
+    summary: 'The change feed: what each recent snapshot of the store changed (poll this, not everything)',
+    tag: 'Football data',
+    params: {},
+    query: { since: sinceQuery() },
+    cache: 'feed',
+    response: R.ChangesResponse,
+    errors: [400],
+    handle: ({ store, query }) => changes(store, query.since),
+    prerender: pre.once,
+    reads: () => [topic.any],
   }),
   ...['/health', '/api/health'].map((path) =>
     defineRoute({
@@ -214,6 +253,8 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: [],
     standalone: () => ({ body: openApiDocument() }),
     prerender: pre.once,
+    // Only the code changes it, and another code version always builds in full.
+    reads: () => [],
   }),
 ];
 

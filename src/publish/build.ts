@@ -1,9 +1,10 @@
 /**
  * `fds build`: pre-render every enumerable response into a new release, generate the CDN rules
- * and headers, and publish atomically (release.ts). Incremental: files whose bytes did not change
- * are hard-linked from the published release, and a build that changes nothing publishes nothing.
- * Memory stays flat: the plan streams from the store, bodies are held only while in flight, and
- * rule candidates are spooled to disk.
+ * and headers, and publish atomically (release.ts). Incremental (scope.ts): only the responses
+ * that read something the store's change log says changed since the published build are rendered;
+ * every other file is hard-linked from the published release, and a build with nothing to do
+ * returns at once. Memory stays flat: the plan streams from the store, bodies are held only while
+ * in flight, and rule candidates are spooled to disk.
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,13 @@ import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { OutputFs } from '../util/lines.js';
 import { LineWriter } from '../util/lines.js';
+import type { ManifestEntry } from './manifest.js';
 import { countManifest, manifestLine } from './manifest.js';
+import type { BuildInfo } from './build-info.js';
+import { BUILD_INFO_FILE, buildInfoJson, codeVersion, readBuildInfo } from './build-info.js';
+import type { BuildScope } from './scope.js';
+import { buildScope } from './scope.js';
+import { affected, topic } from '../api/reads.js';
 import { FilePlacer } from './place.js';
 import { PreviousManifest } from './previous.js';
 import { buildPlan, formUrl } from './plan.js';
@@ -57,6 +64,11 @@ export interface BuildSummary {
   /** The published release (the previous one when nothing changed). */
   release: string;
   published: boolean;
+  /** full: everything rendered (and why); incremental: only what changed; unchanged: nothing to do. */
+  mode: 'full' | 'incremental' | 'unchanged';
+  reason: string | null;
+  /** Responses rendered (the rest of `files` was carried over from the published build). */
+  rendered: number;
   files: number;
   bytes: number;
   added: number;
@@ -65,7 +77,7 @@ export interface BuildSummary {
   deleted: number;
   failed: number;
   failures: string[];
-  rules: RuleStats;
+  rules: RuleStats | null;
   seconds: number;
 }
 
@@ -78,7 +90,7 @@ export class BuildError extends Error {
   }
 }
 
-const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE];
+const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE, BUILD_INFO_FILE];
 const MAX_REPORTED_FAILURES = 20;
 
 /** Responses rendered for files must not depend on the time of the build: the clock is the store's. */
@@ -91,7 +103,6 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
   const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
-  const concurrency = opts.concurrency ?? 16;
   const fs = opts.fs ?? nodeFs;
   const layout = releaseLayout(opts.out, fs);
   const unlock = acquireLock(layout);
@@ -99,104 +110,59 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   try {
     cleanStale(layout);
     const previous = currentRelease(layout.out, fs);
-    const previousFiles = previous ? await countManifest(path.join(previous, MANIFEST_FILE)) : 0;
-    temp = createTempRelease(layout);
-    const placer = new FilePlacer(temp, previous, !opts.full, fs);
-    const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
-    const rules = new RulePlanner(`${temp}-rules`, budget, fallback, fs);
-    const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs);
-    const counts = { files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
-    const failures: string[] = [];
-    const fail = (message: string) => {
-      counts.failed++;
-      if (failures.length < MAX_REPORTED_FAILURES) failures.push(message);
-      opts.onFile?.(true);
-    };
-
     const store = opts.store;
+    // One read transaction for the whole build: every file comes from one state of the store even
+    // if a sync commits meanwhile (and the render core joins this transaction).
+    store.db.exec('BEGIN');
     try {
-      // One read transaction for the whole enumeration: every file comes from one state of the
-      // store even if a sync commits meanwhile (and the render core joins this transaction).
-      store.db.exec('BEGIN');
-      const clock = opts.clock ?? snapshotClock(store);
-      const limit = pLimit(concurrency);
-      const inflight = new Set<Promise<void>>();
-      let planned = 0;
-      opts.onPlanned?.(previousFiles);
-      try {
-        for (const file of buildPlan(store)) {
-          if (++planned > previousFiles) opts.onPlanned?.(1);
-          const body = renderFile(file, store, clock, fail);
-          if (!body) continue;
-          counts.files++;
-          counts.bytes += body.body.length;
-          manifest.write(
-            manifestLine({
-              file: file.file,
-              request: formUrl(file.request),
-              aliases: file.aliases.map(formUrl),
-              keys: file.keys,
-              status: body.status,
-              etag: body.etag,
-              cacheControl: body.cacheControl,
-              contentType: body.contentType,
-              bytes: body.body.length,
-            }),
-          );
-          rules.add(file, body);
-          const before = known.find(file.file);
-          const task: Promise<void> = limit(() => placer.place(file.file, body.body, body.etag, before)).then(
-            (placed) => {
-              counts[placed]++;
-              opts.onFile?.(false);
-            },
-            (err: unknown) => fail(`${file.file}: ${err instanceof Error ? err.message : String(err)}`),
-          );
-          inflight.add(task);
-          void task.finally(() => inflight.delete(task));
-          // Backpressure: never hold more than a couple of windows of bodies in memory.
-          while (inflight.size >= concurrency * 2) await Promise.race(inflight);
-        }
-      } finally {
-        // Whatever happened, no write may still be running when the temporary release is removed.
-        await Promise.allSettled(inflight);
+      const settings = { fallback, ruleBudget: budget };
+      const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };
+      const before = readBuildInfo(previous);
+      const same = JSON.stringify(before?.settings) === JSON.stringify(settings);
+      const scope = buildScope(store, before, info, !!opts.full, same);
+      if (scope.kind === 'none' && previous) {
+        const { files, bytes } = await countManifest(path.join(previous, MANIFEST_FILE));
+        return {
+          release: previous,
+          published: false,
+          mode: 'unchanged',
+          reason: null,
+          rendered: 0,
+          files,
+          bytes,
+          ...{ added: 0, changed: 0, unchanged: files, deleted: 0, failed: 0, failures: [], rules: null },
+          seconds: (performance.now() - started) / 1000,
+        };
       }
-      store.db.exec('COMMIT');
+      temp = createTempRelease(layout);
+      const written = await writeRelease(store, temp, previous, scope, info, fallback, budget, opts, fs);
+      const auxSame = AUX_FILES.map((f) => written.placer.keepIfSame(f)).every(Boolean);
+      const { counts } = written;
+      const nothingChanged =
+        !!previous && !opts.full && counts.added + counts.changed + written.deleted === 0 && auxSame;
+      let release: string;
+      if (nothingChanged) {
+        fs.rmSync(temp, { recursive: true, force: true });
+        release = previous;
+      } else {
+        release = publish(layout, temp);
+        pruneReleases(layout, opts.keepReleases ?? 2);
+      }
+      temp = null;
+      return {
+        release,
+        published: !nothingChanged,
+        mode: scope.kind === 'full' ? 'full' : 'incremental',
+        reason: scope.kind === 'full' ? scope.reason : null,
+        ...counts,
+        deleted: written.deleted,
+        failures: written.failures,
+        rules: written.rules,
+        seconds: (performance.now() - started) / 1000,
+      };
     } finally {
       if (store.db.inTransaction) store.db.exec('ROLLBACK');
-      manifest.close();
-      rules.close();
-      known.close();
     }
-    const ruleStats = rules.finish(temp);
-    if (counts.failed) {
-      throw new BuildError(
-        `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,
-        failures,
-      );
-    }
-
-    const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
-    const auxSame = AUX_FILES.map((f) => placer.keepIfSame(f)).every(Boolean);
-    const nothingChanged = !!previous && !opts.full && counts.added + counts.changed + deleted === 0 && auxSame;
-    let release: string;
-    if (nothingChanged) {
-      fs.rmSync(temp, { recursive: true, force: true });
-      release = previous;
-    } else {
-      release = publish(layout, temp);
-      pruneReleases(layout, opts.keepReleases ?? 2);
-    }
-    temp = null;
-    return {
-      release,
-      published: !nothingChanged,
-      ...counts,
-      deleted,
-      failures,
-      rules: ruleStats,
-      seconds: (performance.now() - started) / 1000,
-    };
   } finally {
     if (temp) {
       fs.rmSync(temp, { recursive: true, force: true });
@@ -205,6 +171,100 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     unlock();
   }
 }
+
+/** Fill the temporary release: every planned file rendered or carried over, the manifest, the rules. */
+async function writeRelease(
+  store: StoreReader,
+  temp: string,
+  previous: string | null,
+  scope: BuildScope,
+  info: BuildInfo,
+  fallback: string,
+  budget: number,
+  opts: BuildOptions,
+  fs: OutputFs,
+) {
+  const concurrency = opts.concurrency ?? 16;
+  const previousFiles = previous ? (await countManifest(path.join(previous, MANIFEST_FILE))).files : 0;
+  const placer = new FilePlacer(temp, previous, !opts.full, fs);
+  const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
+  const rules = new RulePlanner(`${temp}-rules`, budget, fallback, fs);
+  const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs);
+  const counts = { rendered: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
+  const failures: string[] = [];
+  const fail = (message: string) => {
+    counts.failed++;
+    if (failures.length < MAX_REPORTED_FAILURES) failures.push(message);
+    opts.onFile?.(true);
+  };
+  const record = (file: PlannedFile, r: Omit<ManifestEntry, 'file' | 'request' | 'aliases' | 'keys'>) => {
+    counts.files++;
+    counts.bytes += r.bytes;
+    const { status, etag, cacheControl, contentType, bytes } = r;
+    const { file: name, request, aliases, keys } = file;
+    manifest.write(
+      manifestLine({
+        ...{ file: name, request: formUrl(request), aliases: aliases.map(formUrl), keys },
+        ...{ status, etag, cacheControl, contentType, bytes },
+      }),
+    );
+    rules.add(file, r);
+  };
+  try {
+    const clock = opts.clock ?? snapshotClock(store);
+    const limit = pLimit(concurrency);
+    const inflight = new Set<Promise<void>>();
+    let planned = 0;
+    opts.onPlanned?.(previousFiles);
+    try {
+      for (const file of buildPlan(store)) {
+        if (++planned > previousFiles) opts.onPlanned?.(1);
+        const before = known.find(file.file);
+        if (before && scope.kind === 'changes' && !affected(readsOf(file), scope.topics) && placer.keep(file.file)) {
+          record(file, before);
+          counts.unchanged++;
+          opts.onFile?.(false);
+          continue;
+        }
+        const body = renderFile(file, store, clock, fail);
+        if (!body) continue;
+        counts.rendered++;
+        record(file, { ...body, bytes: body.body.length });
+        const task: Promise<void> = limit(() => placer.place(file.file, body.body, body.etag, before)).then(
+          (placed) => {
+            counts[placed]++;
+            opts.onFile?.(false);
+          },
+          (err: unknown) => fail(`${file.file}: ${err instanceof Error ? err.message : String(err)}`),
+        );
+        inflight.add(task);
+        void task.finally(() => inflight.delete(task));
+        // Backpressure: never hold more than a couple of windows of bodies in memory.
+        while (inflight.size >= concurrency * 2) await Promise.race(inflight);
+      }
+    } finally {
+      // Whatever happened, no write may still be running when the temporary release is removed.
+      await Promise.allSettled(inflight);
+    }
+  } finally {
+    manifest.close();
+    rules.close();
+    known.close();
+  }
+  const ruleStats = rules.finish(temp);
+  if (counts.failed) {
+    throw new BuildError(
+      `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,
+      failures,
+    );
+  }
+  fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
+  const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
+  return { counts, deleted, failures, rules: ruleStats, placer };
+}
+
+/** A route without `reads` is rendered every time: nothing says what it depends on. */
+const readsOf = (file: PlannedFile) => file.route.reads?.(file.prerender) ?? [topic.everything];
 
 interface Rendered {
   status: number;

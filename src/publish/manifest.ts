@@ -49,12 +49,17 @@ export function readManifestSync(file: string): ManifestEntry[] {
     .map((l) => JSON.parse(l) as ManifestEntry);
 }
 
-export async function countManifest(file: string): Promise<number> {
-  let n = 0;
+/** How many files a manifest lists and their bytes (none when there is no manifest). */
+export async function countManifest(file: string): Promise<{ files: number; bytes: number }> {
+  let files = 0;
+  let bytes = 0;
   try {
-    for await (const _ of readManifest(file)) n++;
+    for await (const entry of readManifest(file)) {
+      files++;
+      bytes += entry.bytes;
+    }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  return n;
+  return { files, bytes };
 }

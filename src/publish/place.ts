@@ -76,6 +76,34 @@ export class FilePlacer {
     }
   }
 
+  /**
+   * Carry a file the build did not need to render over from the previous release: a hard link, or
+   * a copy where links fail. False when the previous release does not have it (render it then).
+   */
+  keep(file: string): boolean {
+    if (!this.previous) return false;
+    const target = path.join(this.release, file);
+    const old = path.join(this.previous, file);
+    const dir = path.dirname(target);
+    if (!this.dirs.has(dir)) {
+      this.fs.mkdirSync(dir, { recursive: true });
+      if (this.dirs.size >= 256) this.dirs.clear();
+      this.dirs.add(dir);
+    }
+    try {
+      this.fs.linkSync(old, target);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
+    }
+    try {
+      this.fs.copyFileSync(old, target, nodeFs.constants.COPYFILE_EXCL);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Replace a freshly written file with the previous release's when they are byte-identical. */
   keepIfSame(file: string): boolean {
     if (!this.previous || !this.reuse) return false;

@@ -24,7 +24,8 @@ export interface RequestForm {
 
 export interface PlannedFile {
   route: AnyRoute;
-  /** The canonical request the file is rendered from, as spelled and as resolved. */
+  /** The canonical request the file is rendered from: as enumerated, as spelled and as resolved. */
+  prerender: PrerenderRequest;
   request: RequestForm;
   resolved: ResolvedRequest;
   /** Release-relative path of the file. */
@@ -137,6 +138,7 @@ function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
   }));
   return {
     route,
+    prerender: req,
     request,
     resolved: own,
     file: fileFor(request.path, req.query),

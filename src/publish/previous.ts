@@ -9,10 +9,7 @@ import fs from 'node:fs';
 import type { ManifestEntry } from './manifest.js';
 import { linesSync } from '../util/lines.js';
 
-export interface PreviousFile {
-  etag: string;
-  bytes: number;
-}
+export type PreviousFile = ManifestEntry;
 
 export class PreviousManifest {
   private readonly lines: Generator<string> | null;
@@ -42,8 +39,8 @@ export class PreviousManifest {
       }
       if (!next.value) continue;
       const entry = JSON.parse(next.value) as ManifestEntry;
-      if (entry.file === file) return { etag: entry.etag, bytes: entry.bytes };
-      this.pending.set(entry.file, { etag: entry.etag, bytes: entry.bytes });
+      if (entry.file === file) return entry;
+      this.pending.set(entry.file, entry);
       // Oldest first out: what the build passed by long ago has vanished or moved far.
       if (this.pending.size > this.window) this.pending.delete(this.pending.keys().next().value!);
     }

@@ -126,6 +126,37 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (league_slug, resource, resource_key)
   ) STRICT;
   `,
+  /* 2: change tracking (CONTRACT §2.4) */ `
+  -- One row per sync that changed data; its id is allocated when the sync starts (at is NULL until
+  -- it ends), so the id of a sync that crashed half way is never given to another.
+  CREATE TABLE snapshots (
+    id INTEGER PRIMARY KEY,
+    at TEXT
+  ) STRICT;
+
+  -- What each snapshot changed, written in the same transaction as the change itself.
+  --   match | summary | plays       league, match id
+  --   day                           league, YYYYMMDD (a day whose list of matches changed)
+  --   club | roster                 league of the payload, club id
+  --   catalogue | league            league, ''
+  --   standings                     league, season
+  CREATE TABLE changes (
+    snapshot    INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    league_slug TEXT NOT NULL,
+    key         TEXT NOT NULL,
+    PRIMARY KEY (snapshot, kind, league_slug, key)
+  ) STRICT, WITHOUT ROWID;
+
+  -- The snapshot that last changed each record (0: before change tracking).
+  ALTER TABLE leagues ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE clubs ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE rosters ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE matches ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE match_summaries ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE play_streams ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE standings ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -22,69 +22,94 @@ import { contentHash } from '../util/hash.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
+/** What a change log row names (migrations.ts, table `changes`). */
+export type ChangeKind =
+  | 'match'
+  | 'day'
+  | 'summary'
+  | 'plays'
+  | 'club'
+  | 'roster'
+  | 'catalogue'
+  | 'league'
+  | 'standings';
+
 export class StoreWriter {
   private readonly s;
 
-  constructor(private readonly db: DB) {
+  /**
+   * `snapshot` is the id of the sync this writer works for (CONTRACT §2.4): every row it changes
+   * records it, and every change is logged under it in the same transaction.
+   */
+  constructor(
+    private readonly db: DB,
+    readonly snapshot: number,
+  ) {
     this.s = {
+      logChange: db.prepare('INSERT OR IGNORE INTO changes (snapshot, kind, league_slug, key) VALUES (?, ?, ?, ?)'),
+      matchDay: db.prepare('SELECT scoreboard_date FROM matches WHERE league_slug = ? AND id = ?').pluck(),
       upsertMatch: db.prepare(`
         INSERT INTO matches (league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
-          season_year, record_json, hash, last_synced_at)
+          season_year, record_json, hash, last_synced_at, snapshot)
         VALUES (@league, @id, @kickoff, @scoreboardDate, @state, @statusName, @completed, @homeId, @awayId,
-          @seasonYear, @json, @hash, @now)
+          @seasonYear, @json, @hash, @now, @snapshot)
         ON CONFLICT (league_slug, id) DO UPDATE SET kickoff = excluded.kickoff, scoreboard_date = excluded.scoreboard_date,
           state = excluded.state, status_name = excluded.status_name, completed = excluded.completed,
           home_id = excluded.home_id, away_id = excluded.away_id, season_year = excluded.season_year,
-          record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at
+          record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
+          snapshot = excluded.snapshot
         WHERE matches.hash IS NOT excluded.hash`),
-      matchExists: db.prepare('SELECT 1 FROM matches WHERE league_slug = ? AND id = ?').pluck(),
       getSummary: db.prepare('SELECT sections_json, hash FROM match_summaries WHERE league_slug = ? AND match_id = ?'),
       upsertSummary: db.prepare(`
-        INSERT INTO match_summaries (league_slug, match_id, sections_json, key_event_ids, hash, last_synced_at)
-        VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO match_summaries (league_slug, match_id, sections_json, key_event_ids, hash, last_synced_at, snapshot)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (league_slug, match_id) DO UPDATE SET sections_json = excluded.sections_json,
-          key_event_ids = excluded.key_event_ids, hash = excluded.hash, last_synced_at = excluded.last_synced_at
+          key_event_ids = excluded.key_event_ids, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
+          snapshot = excluded.snapshot
         WHERE match_summaries.hash IS NOT excluded.hash`),
       getClub: db.prepare('SELECT record_json FROM clubs WHERE id = ?').pluck(),
       upsertClub: db.prepare(`
-        INSERT INTO clubs (id, record_json, coach_json, hash, last_synced_at) VALUES (?, ?, NULL, ?, ?)
+        INSERT INTO clubs (id, record_json, coach_json, hash, last_synced_at, snapshot) VALUES (?, ?, NULL, ?, ?, ?)
         ON CONFLICT (id) DO UPDATE SET record_json = excluded.record_json, hash = excluded.hash,
-          last_synced_at = excluded.last_synced_at
+          last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot
         WHERE clubs.hash IS NOT excluded.hash`),
-      setCoach: db.prepare('UPDATE clubs SET coach_json = ? WHERE id = ? AND coach_json IS NOT ?'),
+      setCoach: db.prepare('UPDATE clubs SET coach_json = ?, snapshot = ? WHERE id = ? AND coach_json IS NOT ?'),
       addLeagueClub: db.prepare('INSERT OR IGNORE INTO league_clubs (league_slug, club_id) VALUES (?, ?)'),
       leagueClubs: db.prepare('SELECT club_id FROM league_clubs WHERE league_slug = ?').pluck(),
       removeLeagueClub: db.prepare('DELETE FROM league_clubs WHERE league_slug = ? AND club_id = ?'),
       rosterHash: db.prepare('SELECT hash FROM rosters WHERE club_id = ?').pluck(),
       upsertRoster: db.prepare(`
-        INSERT INTO rosters (club_id, league_slug, season_json, hash, last_synced_at) VALUES (?, ?, ?, ?, ?)
+        INSERT INTO rosters (club_id, league_slug, season_json, hash, last_synced_at, snapshot) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (club_id) DO UPDATE SET league_slug = excluded.league_slug, season_json = excluded.season_json,
-          hash = excluded.hash, last_synced_at = excluded.last_synced_at`),
+          hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot`),
       deletePlayers: db.prepare('DELETE FROM players WHERE club_id = ?'),
       insertPlayer: db.prepare('INSERT INTO players (club_id, id, ordinal, record_json) VALUES (?, ?, ?, ?)'),
       streamHash: db.prepare('SELECT hash FROM play_streams WHERE league_slug = ? AND match_id = ?').pluck(),
       upsertStream: db.prepare(`
-        INSERT INTO play_streams (league_slug, match_id, count, complete, hash, last_synced_at) VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO play_streams (league_slug, match_id, count, complete, hash, last_synced_at, snapshot)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (league_slug, match_id) DO UPDATE SET count = excluded.count, complete = excluded.complete,
-          hash = excluded.hash, last_synced_at = excluded.last_synced_at`),
+          hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot`),
       deletePlays: db.prepare('DELETE FROM plays WHERE league_slug = ? AND match_id = ?'),
       insertPlay: db.prepare(
         'INSERT INTO plays (league_slug, match_id, sequence, id, flagged, record_json) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       upsertGroup: db.prepare(`
-        INSERT INTO standings (league_slug, season, group_id, ordinal, record_json, hash, last_synced_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO standings (league_slug, season, group_id, ordinal, record_json, hash, last_synced_at, snapshot)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (league_slug, season, group_id) DO UPDATE SET ordinal = excluded.ordinal,
-          record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at
+          record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
+          snapshot = excluded.snapshot
         WHERE standings.hash IS NOT excluded.hash OR standings.ordinal IS NOT excluded.ordinal`),
       groupIds: db.prepare('SELECT group_id FROM standings WHERE league_slug = ? AND season = ?').pluck(),
       deleteGroup: db.prepare('DELETE FROM standings WHERE league_slug = ? AND season = ? AND group_id = ?'),
       // The league's season only moves forward: an old recorded board must not roll it back.
-      leagueInfo: db.prepare(`
-        UPDATE leagues SET espn_id = coalesce(@espnId, espn_id),
-          season_json = CASE WHEN season_json IS NULL OR (@authoritative AND json_extract(season_json, '$.year') <= @year)
-                             THEN coalesce(@season, season_json) ELSE season_json END
-        WHERE slug = @slug`),
+      leagueInfoAfter: db.prepare(`
+        SELECT coalesce(@espnId, espn_id) AS espn_id,
+          CASE WHEN season_json IS NULL OR (@authoritative AND json_extract(season_json, '$.year') <= @year)
+               THEN coalesce(@season, season_json) ELSE season_json END AS season_json
+        FROM leagues WHERE slug = @slug`),
+      setLeagueInfo: db.prepare('UPDATE leagues SET espn_id = ?, season_json = ?, snapshot = ? WHERE slug = ?'),
       leagueRow: db.prepare('SELECT espn_id, season_json FROM leagues WHERE slug = ?'),
       leagueSynced: db.prepare('UPDATE leagues SET last_synced_at = ? WHERE slug = ?'),
       syncState: db.prepare(`
@@ -99,7 +124,8 @@ export class StoreWriter {
 
   /** Store a match as a scoreboard (or the summary header, when `onlyIfAbsent`) describes it. */
   upsertMatch(league: string, m: MatchEntry, now: string, onlyIfAbsent = false): number {
-    if (onlyIfAbsent && this.s.matchExists.get(league, m.record.id)) return 0;
+    const oldDay = this.s.matchDay.get(league, m.record.id) as string | undefined;
+    if (onlyIfAbsent && oldDay !== undefined) return 0;
     const json = JSON.stringify(m.record);
     const [home, away] = m.record.competitors;
     let changed = this.s.upsertMatch.run({
@@ -116,10 +142,21 @@ export class StoreWriter {
       json,
       hash: contentHash(json),
       now,
+      snapshot: this.snapshot,
     }).changes;
+    if (changed) {
+      this.log('match', league, m.record.id);
+      // The day's list changed, and so did the one the match left when its kickoff moved.
+      this.log('day', league, m.scoreboardDate);
+      if (oldDay !== undefined && oldDay !== m.scoreboardDate) this.log('day', league, oldDay);
+    }
     // Competitor snapshots teach the store about clubs it has no catalogue entry for yet.
-    for (const c of m.record.competitors) changed += this.upsertClub(c.team, now, true);
+    for (const c of m.record.competitors) changed += this.upsertClub(league, c.team, now, true);
     return changed;
+  }
+
+  private log(kind: ChangeKind, league: string, key: string): void {
+    this.s.logChange.run(this.snapshot, kind, league, key);
   }
 
   upsertSummary(
@@ -138,16 +175,22 @@ export class StoreWriter {
       if (value !== undefined) merged[key] = value;
     }
     const json = JSON.stringify(merged);
-    return this.s.upsertSummary.run(league, matchId, json, JSON.stringify(keyEventIds), contentHash(json), now).changes;
+    const hash = contentHash(json);
+    const ids = JSON.stringify(keyEventIds);
+    const changed = this.s.upsertSummary.run(league, matchId, json, ids, hash, now, this.snapshot).changes;
+    if (changed) this.log('summary', league, matchId);
+    return changed;
   }
 
   /** Merge a club into the catalogue; `snapshotOnly` clubs (from matches) never overwrite catalogue fields. */
-  upsertClub(club: ClubRecord, now: string, snapshotOnly = false): number {
+  upsertClub(league: string, club: ClubRecord, now: string, snapshotOnly = false): number {
     const storedJson = this.s.getClub.get(club.id) as string | undefined;
     const stored = storedJson ? (JSON.parse(storedJson) as ClubRecord) : undefined;
     const record = snapshotOnly && stored ? mergeClub(club, stored) : mergeClub(stored, club);
     const json = JSON.stringify(record);
-    return this.s.upsertClub.run(club.id, json, contentHash(json), now).changes;
+    const changed = this.s.upsertClub.run(club.id, json, contentHash(json), now, this.snapshot).changes;
+    if (changed) this.log('club', league, club.id);
+    return changed;
   }
 
   /** The league's catalogue becomes exactly this list (unless the list is empty). */
@@ -155,14 +198,16 @@ export class StoreWriter {
     if (clubs.length === 0) return 0;
     let changed = 0;
     const keep = new Set(clubs.map((c) => c.id));
+    let membership = 0;
     for (const id of this.s.leagueClubs.all(league) as string[]) {
-      if (!keep.has(id)) changed += this.s.removeLeagueClub.run(league, id).changes;
+      if (!keep.has(id)) membership += this.s.removeLeagueClub.run(league, id).changes;
     }
     for (const club of clubs) {
-      changed += this.upsertClub(club, now);
-      changed += this.s.addLeagueClub.run(league, club.id).changes;
+      changed += this.upsertClub(league, club, now);
+      membership += this.s.addLeagueClub.run(league, club.id).changes;
     }
-    return changed;
+    if (membership) this.log('catalogue', league, '');
+    return changed + membership;
   }
 
   replaceRoster(
@@ -174,9 +219,16 @@ export class StoreWriter {
     now: string,
   ): number {
     let changed = 0;
-    if (coach) changed += this.s.setCoach.run(JSON.stringify(coach), clubId, JSON.stringify(coach)).changes;
+    if (coach) {
+      const json = JSON.stringify(coach);
+      const set = this.s.setCoach.run(json, this.snapshot, clubId, json).changes;
+      if (set) this.log('club', league, clubId);
+      changed += set;
+    }
     if (players.length === 0) return changed;
-    changed += this.s.addLeagueClub.run(league, clubId).changes;
+    const joined = this.s.addLeagueClub.run(league, clubId).changes;
+    if (joined) this.log('catalogue', league, '');
+    changed += joined;
     const json = players.map((p) => JSON.stringify(p));
     const seasonJson = season ? JSON.stringify(season) : null;
     const hash = contentHash(league, seasonJson ?? '', ...json);
@@ -185,7 +237,8 @@ export class StoreWriter {
     players.forEach((p, i) => {
       this.s.insertPlayer.run(clubId, p.id, i, json[i]!);
     });
-    this.s.upsertRoster.run(clubId, league, seasonJson, hash, now);
+    this.s.upsertRoster.run(clubId, league, seasonJson, hash, now, this.snapshot);
+    this.log('roster', league, clubId);
     return changed + players.length;
   }
 
@@ -198,7 +251,8 @@ export class StoreWriter {
     plays.forEach((p, i) => {
       this.s.insertPlay.run(league, matchId, p.sequence, p.id, isFlagged(p) ? 1 : 0, json[i]!);
     });
-    this.s.upsertStream.run(league, matchId, plays.length, complete ? 1 : 0, hash, now);
+    this.s.upsertStream.run(league, matchId, plays.length, complete ? 1 : 0, hash, now, this.snapshot);
+    this.log('plays', league, matchId);
     return plays.length;
   }
 
@@ -212,8 +266,18 @@ export class StoreWriter {
     }
     groups.forEach((g, i) => {
       const json = JSON.stringify(g);
-      changed += this.s.upsertGroup.run(league, seasonKey, g.id, i, json, contentHash(json), now).changes;
+      changed += this.s.upsertGroup.run(
+        league,
+        seasonKey,
+        g.id,
+        i,
+        json,
+        contentHash(json),
+        now,
+        this.snapshot,
+      ).changes;
     });
+    if (changed) this.log('standings', league, seasonKey);
     return changed;
   }
 
@@ -227,16 +291,18 @@ export class StoreWriter {
     season: { year: number; displayName: string } | null,
     authoritative: boolean,
   ): number {
-    const before = this.s.leagueRow.get(league);
-    this.s.leagueInfo.run({
+    const before = this.s.leagueRow.get(league) as { espn_id: string; season_json: string | null } | undefined;
+    const after = this.s.leagueInfoAfter.get({
       slug: league,
       espnId,
       season: season ? JSON.stringify(season) : null,
       year: season?.year ?? null,
       authoritative: authoritative ? 1 : 0,
-    });
-    const after = this.s.leagueRow.get(league);
-    return JSON.stringify(before) === JSON.stringify(after) ? 0 : 1;
+    }) as typeof before;
+    if (!before || !after || (before.espn_id === after.espn_id && before.season_json === after.season_json)) return 0;
+    this.s.setLeagueInfo.run(after.espn_id, after.season_json, this.snapshot, league);
+    this.log('league', league, '');
+    return 1;
   }
 
   markLeagueSynced(league: string, at: string): void {

@@ -8,6 +8,7 @@ import pLimit from 'p-limit';
 import type { DB } from '../store/db.js';
 import { META_LAST_SUCCESS, META_PROVIDER, META_SNAPSHOT_AT, getMeta, setMeta } from '../store/db.js';
 import { StoreWriter } from '../store/writer.js';
+import { beginSnapshot, endSnapshot } from '../store/snapshots.js';
 import type { Resource } from '../store/records.js';
 import { mapScoreboard, mapSummary } from '../espn/map-events.js';
 import { mapPlays } from '../espn/map-plays.js';
@@ -58,7 +59,8 @@ function message(err: unknown): string {
 }
 
 export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Promise<SyncReport> {
-  const writer = new StoreWriter(db);
+  const snapshot = beginSnapshot(db);
+  const writer = new StoreWriter(db, snapshot);
   const playContext = playContexts(db);
   const settled = settledQuery(db);
   const limit = pLimit(Math.max(1, opts.concurrency));
@@ -140,7 +142,7 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
       (teamId) => provider.roster(league, teamId),
       (payload, teamId) => {
         const r = mapRoster(payload, teamId);
-        const clubChanges = r.club ? writer.upsertClub(r.club, startedAt, true) : 0;
+        const clubChanges = r.club ? writer.upsertClub(league, r.club, startedAt, true) : 0;
         return clubChanges + writer.replaceRoster(league, teamId, r.players, r.coach, r.season, startedAt);
       },
     );
@@ -233,10 +235,14 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
   const written = results.reduce((n, r) => n + r.written, 0);
   db.transaction(() => {
     for (const league of changedLeagues) writer.markLeagueSynced(league, finishedAt);
-    // generatedAt moves only when data changed, so an unchanged store renders byte-identical responses.
+    // Times move only with data, so a sync that changes nothing leaves every response untouched
+    // (CONTRACT §2.4). The one exception is a clean sync after failed ones: saying so is news.
+    const recovered = failures.length === 0 && getMeta(db, META_LAST_SUCCESS) !== getMeta(db, META_SNAPSHOT_AT);
+    const changed = written > 0 || (ok > 0 && recovered);
     if (written > 0) setMeta(db, META_SNAPSHOT_AT, finishedAt);
-    if (ok > 0) setMeta(db, META_PROVIDER, provider.name);
-    if (ok > 0 && failures.length === 0) setMeta(db, META_LAST_SUCCESS, finishedAt);
+    if (ok > 0 && changed) setMeta(db, META_PROVIDER, provider.name);
+    if (ok > 0 && failures.length === 0 && changed) setMeta(db, META_LAST_SUCCESS, finishedAt);
+    endSnapshot(db, snapshot, finishedAt, changed);
   })();
   return {
     provider: provider.name,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';
+import { beginSnapshot, endSnapshot } from '../../src/store/snapshots.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const RECORDED = path.join(ROOT, 'test/fixtures/recorded');
@@ -68,4 +69,25 @@ export function copyRecorded(): string {
   const dir = tempDir('fds-rec-');
   fs.cpSync(RECORDED, dir, { recursive: true });
   return dir;
+}
+
+/**
+ * Edit a store file as a sync would: the edit and the change-log rows that say what it touched
+ * (kind, league, key — see src/store/migrations.ts), committed as one new snapshot, so an
+ * incremental build sees exactly this change.
+ */
+export function editStore(file: string, edit: (db: DB) => void, changes: Array<[string, string, string]>): number {
+  const db = openStore(file);
+  try {
+    const id = beginSnapshot(db);
+    db.transaction(() => {
+      edit(db);
+      const log = db.prepare('INSERT OR IGNORE INTO changes (snapshot, kind, league_slug, key) VALUES (?, ?, ?, ?)');
+      for (const [kind, league, key] of changes) log.run(id, kind, league, key);
+      endSnapshot(db, id, new Date(Date.UTC(2030, 0, 1) + id * 60_000).toISOString().replace('.000', ''), true);
+    })();
+    return id;
+  } finally {
+    db.close();
+  }
 }

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { currentRelease } from '../../src/publish/release.js';
 import { buildInto, demoStore, treeState } from './helpers.js';
+import { editStore } from '../helpers/store.js';
 import type { FileState } from './helpers.js';
 
 let db: string;
@@ -30,10 +31,13 @@ function pickMatch(state = 'post'): { league: string; id: string } {
   }
 }
 
-function write(sql: string, ...args: unknown[]): void {
-  const conn = new Database(db);
+function dayOf(league: string, id: string): string {
+  const conn = new Database(db, { readonly: true });
   try {
-    conn.prepare(sql).run(...args);
+    return conn
+      .prepare('SELECT scoreboard_date FROM matches WHERE league_slug = ? AND id = ?')
+      .pluck()
+      .get(league, id) as string;
   } finally {
     conn.close();
   }
@@ -44,7 +48,7 @@ function expectUntouchedIffEqual(before: Map<string, FileState>, after: Map<stri
   const changed: string[] = [];
   for (const [file, a] of after) {
     const b = before.get(file);
-    if (!b || file === 'manifest.ndjson' || file === '_headers' || file === '_redirects') continue;
+    if (!b || ['manifest.ndjson', '_headers', '_redirects', 'build.json'].includes(file)) continue;
     if (a.sha === b.sha) expect({ ino: a.ino, mtimeMs: a.mtimeMs }, file).toEqual({ ino: b.ino, mtimeMs: b.mtimeMs });
     else {
       expect(a.ino, file).not.toBe(b.ino);
@@ -74,10 +78,19 @@ describe('incremental build', () => {
   it('after one match changes, writes only the files whose bytes changed', async () => {
     const before = treeState(out);
     const { league, id } = pickMatch();
-    write(
-      `UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed' WHERE league_slug = ? AND id = ?`,
-      league,
-      id,
+    editStore(
+      db,
+      (w) =>
+        w
+          .prepare(
+            `UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed'
+             WHERE league_slug = ? AND id = ?`,
+          )
+          .run(league, id),
+      [
+        ['match', league, id],
+        ['day', league, dayOf(league, id)],
+      ],
     );
     const { summary } = await buildInto(db, out);
     const after = treeState(out);
@@ -86,7 +99,14 @@ describe('incremental build', () => {
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.length).toBeLessThan(before.size / 10);
     const release = currentRelease(out)!;
-    for (const f of changed) expect(fs.readFileSync(path.join(release, f), 'utf8'), f).toContain('Renamed Derby');
+    // The change feed changes with every snapshot and names the match; every other changed file shows the edit.
+    const feed = '_s/get/soccer/changes/index.json';
+    expect(changed).toContain(feed);
+    const latest = JSON.parse(fs.readFileSync(path.join(release, feed), 'utf8')).snapshots[0];
+    expect(latest.matches.map((m: { id: string }) => m.id)).toEqual([id]);
+    for (const f of changed.filter((f) => f !== feed)) {
+      expect(fs.readFileSync(path.join(release, f), 'utf8'), f).toContain('Renamed Derby');
+    }
     expect(changed.some((f) => f.startsWith(`_s/get/soccer/${league}/scoreboard/`))).toBe(true);
     expect(summary.unchanged).toBe(summary.files - changed.length);
   });
@@ -94,9 +114,19 @@ describe('incremental build', () => {
   it('deletes the files of a match that vanished from the store, and only those', async () => {
     const before = treeState(out);
     const { league, id } = pickMatch('pre');
-    for (const table of ['plays', 'play_streams', 'match_summaries'])
-      write(`DELETE FROM ${table} WHERE league_slug = ? AND match_id = ?`, league, id);
-    write('DELETE FROM matches WHERE league_slug = ? AND id = ?', league, id);
+    const day = dayOf(league, id);
+    editStore(
+      db,
+      (w) => {
+        for (const table of ['plays', 'play_streams', 'match_summaries'])
+          w.prepare(`DELETE FROM ${table} WHERE league_slug = ? AND match_id = ?`).run(league, id);
+        w.prepare('DELETE FROM matches WHERE league_slug = ? AND id = ?').run(league, id);
+      },
+      [
+        ['match', league, id],
+        ['day', league, day],
+      ],
+    );
     const { summary } = await buildInto(db, out);
     const after = treeState(out);
     const gone = [...before.keys()].filter((f) => !after.has(f));

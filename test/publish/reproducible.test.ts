@@ -18,7 +18,7 @@ describe('reproducible build', () => {
     const a = await buildInto(db, undefined, { concurrency: 1 });
     const b = await buildInto(db, undefined, { concurrency: 32 });
     expect(a.out).not.toBe(b.out);
-    expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 3);
+    expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 4);
     expect(contents(b.out)).toEqual(contents(a.out));
   });
 

@@ -153,7 +153,7 @@ describe('generated Netlify rules', () => {
 
   it('stay sound when a tight rule budget leaves most requests to the fallback', async () => {
     const { out, summary } = await buildInto(storeFile, undefined, { ruleBudget: 120 });
-    expect(summary.rules.total).toBeLessThanOrEqual(120);
+    expect(summary.rules!.total).toBeLessThanOrEqual(120);
     const tight = await CdnEmulator.open(currentRelease(out)!);
     for (let i = 0; i < 1500; i++) expectSound(mutate(bases[i % bases.length]!, seededRng(i)), tight);
   });

@@ -16,6 +16,7 @@ import { contentHash } from '../../src/util/hash.js';
 import { rawRequest } from '../api/helpers/targets.js';
 import type { TargetResponse } from '../api/helpers/targets.js';
 import { buildInto, demoStore } from './helpers.js';
+import { editStore } from '../helpers/store.js';
 
 const NOW = new Date('2026-03-21T12:00:00Z');
 let db: string;
@@ -127,11 +128,19 @@ describe('static-first server', () => {
       while (!stop) answers.push(await get(staticServer, url));
     })();
     for (let i = 0; i < 4; i++) {
-      const w = new Database(db);
-      w.prepare(
-        `UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ? WHERE league_slug = ? AND id = ?`,
-      ).run(`Build ${i}`, `h${i}`, league, id);
-      w.close();
+      editStore(
+        db,
+        (w) =>
+          w
+            .prepare(
+              `UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ? WHERE league_slug = ? AND id = ?`,
+            )
+            .run(`Build ${i}`, `h${i}`, league, id),
+        [
+          ['match', league!, id!],
+          ['day', league!, date!],
+        ],
+      );
       await buildInto(db, out);
     }
     stop = true;

@@ -21,18 +21,23 @@ const n = (v: number) => v.toLocaleString('en-US');
 
 export function summaryLine(s: BuildSummary, out: string): string {
   const mb = (s.bytes / 1e6).toFixed(1);
-  const left = s.rules.tiers
-    .filter((t) => t.candidates > t.admitted)
-    .map((t) => `${t.tier} ${n(t.candidates - t.admitted)}`);
+  const secs = `${s.seconds.toFixed(1)}s`;
+  if (s.mode === 'unchanged' || !s.rules) {
+    return `build: nothing changed since the published build, ${out} stays ${path.basename(s.release)} (${n(s.files)} files, ${mb} MB) in ${secs}`;
+  }
+  const r = s.rules;
+  const left = r.tiers.filter((t) => t.candidates > t.admitted).map((t) => `${t.tier} ${n(t.candidates - t.admitted)}`);
   const rules =
-    `${n(s.rules.total)} rules of ${n(s.rules.budget)} (${n(s.rules.literals)} literal, ${n(s.rules.escapes)} escape, 1 catch-all` +
+    `${n(r.total)} rules of ${n(r.budget)} (${n(r.literals)} literal, ${n(r.escapes)} escape, 1 catch-all` +
     (left.length ? `; spellings left to the fallback: ${left.join(', ')})` : ')');
   const where = s.published
     ? `published ${out} -> ${path.basename(s.release)}`
     : `nothing changed, ${out} stays ${path.basename(s.release)}`;
+  const how = s.mode === 'full' ? `full build (${s.reason})` : `incremental: ${n(s.rendered)} rendered`;
   return (
-    `build: ${n(s.files)} files, ${mb} MB: ${n(s.added + s.changed)} written (${n(s.added)} new, ${n(s.changed)} changed), ` +
-    `${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ${rules}; ${where} in ${s.seconds.toFixed(1)}s`
+    `build: ${n(s.files)} files, ${mb} MB, ${how}: ${n(s.added + s.changed)} written (${n(s.added)} new, ` +
+    `${n(s.changed)} changed), ${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ` +
+    `${rules}; ${where} in ${secs}`
   );
 }
 

@@ -11,6 +11,7 @@ import { LeagueQueries } from './leagues.js';
 import { MatchQueries } from './matches.js';
 import { PlayQueries } from './plays.js';
 import { StandingsQueries } from './standings.js';
+import { SnapshotQueries } from '../snapshots.js';
 import type { Coverage, StoreTotals } from './types.js';
 
 export interface StoreMeta {
@@ -25,6 +26,7 @@ export class StoreReader {
   readonly plays: PlayQueries;
   readonly clubs: ClubQueries;
   readonly standings: StandingsQueries;
+  readonly snapshots: SnapshotQueries;
   private readonly memo = new Map<string, unknown>();
   private dataVersion = -1;
   private readonly version;
@@ -40,6 +42,7 @@ export class StoreReader {
     this.plays = new PlayQueries(db);
     this.clubs = new ClubQueries(db);
     this.standings = new StandingsQueries(db);
+    this.snapshots = new SnapshotQueries(db);
     this.version = db.prepare('PRAGMA data_version').pluck();
     this.ping = db.prepare('SELECT COUNT(*) FROM store_meta').pluck();
   }

@@ -1,0 +1,70 @@
+/** /changes: the change feed (CONTRACT §4.10) — what each recent snapshot of the store changed. */
+import type { StoreReader } from '../../store/read/reader.js';
+import type { ChangeRow } from '../../store/snapshots.js';
+import type { HandlerResult } from '../route.js';
+import { compareText } from '../serialize/league.js';
+
+/** Snapshots listed when the client gives no `since`. */
+export const DEFAULT_FEED_LENGTH = 20;
+/** More than the log keeps, so `since` always lists every kept snapshot after it. */
+const MAX_FEED_LENGTH = 1000;
+
+const MATCH_KINDS = new Set(['match', 'summary', 'plays']);
+const CLUB_KINDS = new Set(['club', 'roster']);
+
+const byLeagueThenId = (a: { league: string; id: string }, b: { league: string; id: string }) =>
+  compareText(a.league, b.league) || compareText(a.id, b.id);
+
+function distinct<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item);
+  return [...seen.values()];
+}
+
+function describe(store: StoreReader, rows: ChangeRow[]) {
+  const matches = distinct(
+    rows.filter((r) => MATCH_KINDS.has(r.kind)),
+    (r) => `${r.league}\0${r.key}`,
+  )
+    .map((r) => {
+      // Its values now, not then: a client polls to learn where things stand.
+      const m = store.matches.byId(r.league, r.key);
+      const [home, away] = m?.record.competitors ?? [];
+      return {
+        league: r.league,
+        id: r.key,
+        state: m?.state ?? null,
+        homeScore: home?.score ?? null,
+        awayScore: away?.score ?? null,
+      };
+    })
+    .sort(byLeagueThenId);
+  const clubs = distinct(
+    rows.filter((r) => CLUB_KINDS.has(r.kind)),
+    (r) => `${r.league}\0${r.key}`,
+  )
+    .map((r) => ({ league: r.league, id: r.key }))
+    .sort(byLeagueThenId);
+  const standings = distinct(
+    rows.filter((r) => r.kind === 'standings'),
+    (r) => `${r.league}\0${r.key}`,
+  ).map((r) => ({ league: r.league, season: r.key }));
+  const leagues = [...new Set(rows.map((r) => r.league).filter((l) => l !== ''))].sort(compareText);
+  return { leagues, matches, clubs, standings };
+}
+
+export function changes(store: StoreReader, since: number | null): HandlerResult {
+  const current = store.snapshots.current();
+  const oldest = store.snapshots.oldest();
+  // A `since` older than the log: list from the oldest snapshot kept, and say so.
+  const truncated = since !== null && oldest !== null && since < oldest - 1;
+  const list =
+    since === null ? store.snapshots.list(0, DEFAULT_FEED_LENGTH) : store.snapshots.list(since, MAX_FEED_LENGTH);
+  return {
+    body: {
+      snapshot: current,
+      truncated,
+      snapshots: list.map((s) => ({ id: s.id, at: s.at, ...describe(store, store.snapshots.changesOf(s.id)) })),
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Snapshots (CONTRACT §2.4): every sync that changes data is one, with an id that grows by one and
+ * a log of what it changed, so a build or a client can ask "what changed since N" without
+ * comparing content. The id is allocated when a sync starts and confirmed when it ends with
+ * changes; a sync that changed nothing gives its id back.
+ */
+import type { DB } from './db.js';
+
+/** The change log keeps at least this many snapshots; older entries are pruned. */
+export const KEPT_SNAPSHOTS = 100;
+
+export interface Snapshot {
+  id: number;
+  at: string;
+}
+
+export interface ChangeRow {
+  snapshot: number;
+  kind: string;
+  league: string;
+  key: string;
+}
+
+export function beginSnapshot(db: DB): number {
+  return db.transaction(() => {
+    const next = (db.prepare('SELECT coalesce(max(id), 0) + 1 FROM snapshots').pluck().get() as number) ?? 1;
+    db.prepare('INSERT INTO snapshots (id, at) VALUES (?, NULL)').run(next);
+    return next;
+  })();
+}
+
+/** Confirm a snapshot that changed data (and prune the log), or give back the id of one that did not. */
+export function endSnapshot(db: DB, id: number, at: string, changed: boolean): void {
+  if (!changed) {
+    // Nothing was logged under it unless a unit changed data and then rolled back, which logs nothing.
+    db.prepare('DELETE FROM snapshots WHERE id = ? AND NOT EXISTS (SELECT 1 FROM changes WHERE snapshot = ?)').run(
+      id,
+      id,
+    );
+    return;
+  }
+  db.prepare('UPDATE snapshots SET at = ? WHERE id = ?').run(at, id);
+  db.prepare('DELETE FROM changes WHERE snapshot <= ?').run(id - KEPT_SNAPSHOTS);
+  db.prepare('DELETE FROM snapshots WHERE id <= ?').run(id - KEPT_SNAPSHOTS);
+}
+
+/** Reads of the log, for the build (what to re-render) and the change feed. */
+export class SnapshotQueries {
+  private readonly s;
+
+  constructor(db: DB) {
+    this.s = {
+      current: db.prepare('SELECT id, at FROM snapshots WHERE at IS NOT NULL ORDER BY id DESC LIMIT 1'),
+      byId: db.prepare('SELECT id, at FROM snapshots WHERE id = ? AND at IS NOT NULL'),
+      oldest: db.prepare('SELECT min(id) FROM snapshots').pluck(),
+      since: db.prepare(
+        'SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot > ? ORDER BY snapshot, kind, league_slug, key',
+      ),
+      list: db.prepare('SELECT id, at FROM snapshots WHERE at IS NOT NULL AND id > ? ORDER BY id DESC LIMIT ?'),
+      of: db.prepare(
+        'SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot = ? ORDER BY kind, league_slug, key',
+      ),
+    };
+  }
+
+  /** The last completed snapshot, or null before the first sync that changed data. */
+  current(): Snapshot | null {
+    return (this.s.current.get() as Snapshot | undefined) ?? null;
+  }
+
+  byId(id: number): Snapshot | null {
+    return (this.s.byId.get(id) as Snapshot | undefined) ?? null;
+  }
+
+  /**
+   * Everything changed after snapshot `id` — including what a sync still running (or one that
+   * crashed) has committed so far — or null when the log no longer reaches back that far.
+   */
+  changedSince(id: number): ChangeRow[] | null {
+    const oldest = this.s.oldest.get() as number | null;
+    if (oldest !== null && oldest > id + 1) return null;
+    return this.s.since.all(id) as ChangeRow[];
+  }
+
+  /** Completed snapshots after `since`, newest first, at most `limit`. */
+  list(since: number, limit: number): Snapshot[] {
+    return this.s.list.all(since, limit) as Snapshot[];
+  }
+
+  changesOf(id: number): ChangeRow[] {
+    return this.s.of.all(id) as ChangeRow[];
+  }
+
+  oldest(): number | null {
+    return this.s.oldest.get() as number | null;
+  }
+}
