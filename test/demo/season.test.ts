@@ -91,7 +91,12 @@ describe('demo season in the store', () => {
   });
 
   it('gives live matches clocks that fit their status', () => {
-    for (const r of rows.filter((x) => x.state === 'in')) {
+    const live = rows.filter((x) => x.state === 'in');
+    // Every branch below must meet at least one match, or it checks nothing.
+    expect(new Set(live.map((r) => r.status_name))).toEqual(
+      new Set(['STATUS_FIRST_HALF', 'STATUS_HALFTIME', 'STATUS_SECOND_HALF']),
+    );
+    for (const r of live) {
       const s = json<MatchRecord>(r.record_json).status;
       if (s.type.name === 'STATUS_FIRST_HALF') expect([s.period, s.clock > 0 && s.clock <= 2700]).toEqual([1, true]);
       if (s.type.name === 'STATUS_HALFTIME') expect([s.period, s.clock, s.displayClock]).toEqual([1, 2700, 'HT']);
@@ -186,6 +191,7 @@ describe('demo season in the store', () => {
 
   it('gives every club a roster of 22–26 players with positions and a coach', () => {
     const clubs = store.db.prepare('SELECT club_id FROM league_clubs').pluck().all() as string[];
+    expect(clubs.length).toBeGreaterThanOrEqual(LEAGUES.length * 18);
     for (const id of clubs) {
       const players = (
         store.db.prepare('SELECT record_json FROM players WHERE club_id = ?').pluck().all(id) as string[]

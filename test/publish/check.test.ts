@@ -1,75 +1,163 @@
 /**
- * `fds check` holds a build to the store: it passes on a fresh build, and fails — one line per
- * mismatch, non-zero exit — on a tampered file, a missing rule target, or a store that moved on.
+ * `fds check` holds a build to the store: it passes on a fresh build with no mismatch of any kind,
+ * and fails — one line per mismatch, exit code 1 — on a tampered file, a manifest header that is
+ * not the dynamic one, a rule pointing at a missing file, or a store that moved on.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { check } from '../../src/publish/check.js';
+import { readManifestSync } from '../../src/publish/manifest.js';
+import type { ManifestEntry } from '../../src/publish/manifest.js';
 import { currentRelease } from '../../src/publish/release.js';
-import { ROOT } from '../helpers/store.js';
+import { ROOT, tempDir } from '../helpers/store.js';
 import { buildInto, demoStore } from './helpers.js';
 
+/** Read-only: each test that changes the store works on its own copy. */
 let db: string;
+/** A fresh build per test, which the test may tamper with. */
 let out: string;
 let release: string;
 
-beforeEach(async () => {
+beforeAll(async () => {
   db = await demoStore({ leagues: ['eng.1'] });
+});
+beforeEach(async () => {
   ({ out } = await buildInto(db));
   release = currentRelease(out)!;
 });
 
-/** Sample mismatches the render core's query reading explains are reported as such (see netlify-query.ts). */
-const unexplained = (reasons: string[]) => reasons.filter((r) => !r.includes('reads this query differently'));
+const CLUBS = '_s/get/soccer/eng.1/clubs/index.json';
+const META = '_s/get/soccer/meta/index.json';
+
+function manifest(): ManifestEntry[] {
+  return readManifestSync(path.join(release, 'manifest.ndjson'));
+}
+
+function entryOf(file: string): ManifestEntry {
+  const entry = manifest().find((e) => e.file === file);
+  if (!entry) throw new Error(`${file} is not in the manifest`);
+  return entry;
+}
+
+/** `fds check` as a user runs it, from the sources. */
+function runCli(checkDb = db) {
+  return spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'check', '--db', checkDb, '--dir', out, '--sample', '50'],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
+}
 
 describe('fds check', () => {
-  it('passes on a fresh build', async () => {
+  it('passes on a fresh build with no mismatch of any kind', async () => {
     const report = await check({ dir: out, db, sample: 300 });
-    expect(report.fileMismatches).toBe(0);
-    expect(unexplained(report.reasons)).toEqual([]);
+    expect(report).toMatchObject({ fileMismatches: 0, sampleMismatches: 0, reasons: [], sampled: 300 });
+    expect(report.files).toBe(manifest().length);
     expect(report.files).toBeGreaterThan(50);
-    expect(report.cdnFiles).toBeGreaterThan(0);
-    expect(report.localFiles).toBeGreaterThan(0);
+    // The sample reaches files both through the CDN rules and through the server's static lookup.
+    expect(report.cdnFiles).toBeGreaterThan(50);
+    expect(report.localFiles).toBeGreaterThan(50);
   });
 
-  it('finds a file that does not hold its dynamic answer', async () => {
-    const file = path.join(release, '_s/get/soccer/eng.1/clubs/index.json');
-    fs.rmSync(file);
-    fs.writeFileSync(file, '{"clubs":[]}');
-    const report = await check({ dir: out, db, sample: 10 });
-    expect(report.fileMismatches).toBeGreaterThanOrEqual(1);
-    expect(report.reasons.join('\n')).toContain('_s/get/soccer/eng.1/clubs/index.json');
-  });
-
-  it('finds a rule pointing at a missing file', async () => {
-    fs.rmSync(path.join(release, '_s/get/soccer/meta/index.json'));
-    const report = await check({ dir: out, db, sample: 10 });
-    expect(report.reasons.join('\n')).toContain('rule target /_s/get/soccer/meta/index.json does not exist');
-  });
-
-  it('finds files gone stale after the store changed', async () => {
-    const w = new Database(db);
-    w.prepare(
-      "UPDATE matches SET record_json = json_set(record_json, '$.name', 'Stale?') WHERE id = (SELECT id FROM matches ORDER BY id LIMIT 1)",
-    ).run();
-    w.close();
-    const report = await check({ dir: out, db, sample: 10 });
-    expect(report.fileMismatches).toBeGreaterThan(0);
-  });
-
-  it('exits non-zero with one line per mismatch and a one-line summary', () => {
-    fs.rmSync(path.join(release, '_s/get/soccer/meta/index.json'));
-    const res = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'check', '--db', db, '--dir', out, '--sample', '5'],
-      { cwd: ROOT, encoding: 'utf8' },
+  it('exits 0 on a fresh build and prints its one-line summary to stdout', () => {
+    const res = runCli();
+    expect(res.stderr).not.toContain('mismatch');
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(
+      /^check: [\d,]+ files against their dynamic render \(0 differ\); 50 sampled .*0 wrong\)/,
     );
-    expect(res.status).toBe(1);
+  });
+
+  it('fails on a published file whose bytes are not its dynamic answer', async () => {
+    const file = path.join(release, CLUBS);
+    const bytes = fs.readFileSync(file);
+    // Same length, one byte changed: only the comparison of bodies can notice.
+    const i = bytes.indexOf('"displayName":"') + '"displayName":"'.length;
+    bytes[i] = bytes[i] === 0x58 ? 0x59 : 0x58;
+    fs.rmSync(file);
+    fs.writeFileSync(file, bytes);
+    const report = await check({ dir: out, db, sample: 10 });
+    expect(report.fileMismatches).toBe(1);
+    const n = bytes.length;
+    expect(report.reasons[0]).toBe(
+      `${CLUBS} (for /get/soccer/eng.1/clubs): body differs from the dynamic one (${n} vs ${n} bytes)`,
+    );
+  });
+
+  it.each([
+    ['etag', 'ETag', '"0000000000000000"'],
+    ['cacheControl', 'Cache-Control', 'public, max-age=999'],
+    ['contentType', 'Content-Type', 'text/plain'],
+  ] as const)(
+    'fails when the manifest gives a file another %s than the dynamic answer',
+    async (field, header, value) => {
+      const lines = manifest().map((e) => (e.file === CLUBS ? { ...e, [field]: value } : e));
+      const dynamic = entryOf(CLUBS)[field];
+      fs.rmSync(path.join(release, 'manifest.ndjson'));
+      fs.writeFileSync(path.join(release, 'manifest.ndjson'), lines.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      const report = await check({ dir: out, db, sample: 10 });
+      expect(report.fileMismatches).toBe(1);
+      const [got, want] = [value, dynamic].map((v) => JSON.stringify(v));
+      expect(report.reasons[0]).toBe(`${CLUBS} (for /get/soccer/eng.1/clubs): ${header} ${got}, dynamic ${want}`);
+    },
+  );
+
+  it('fails on a rule that points at a missing file', async () => {
+    const redirects = path.join(release, '_redirects');
+    const rules = fs.readFileSync(redirects, 'utf8');
+    const rule = rules.split('\n').find((l) => l.includes(` /${CLUBS} `))!;
+    expect(rule).toMatch(/^\/get\/soccer\/eng\.1\/clubs /);
+    const broken = rule.replace(`/${CLUBS}`, '/_s/get/soccer/eng.1/clubs/missing.json');
+    fs.rmSync(redirects);
+    fs.writeFileSync(redirects, rules.replace(rule, broken));
+    const report = await check({ dir: out, db, sample: 10 });
+    expect(report.fileMismatches).toBe(1);
+    expect(report.reasons[0]).toBe(`rule target /_s/get/soccer/eng.1/clubs/missing.json does not exist: ${broken}`);
+  });
+
+  it('fails on a published file gone missing: listed, counted and pointed at by a rule', async () => {
+    fs.rmSync(path.join(release, META));
+    const report = await check({ dir: out, db, sample: 10 });
+    expect(report.reasons).toEqual(
+      expect.arrayContaining([
+        `${META}: listed in the manifest but missing`,
+        `${report.files - 1} files under _s/, the manifest lists ${report.files}`,
+        `rule target /${META} does not exist: /get/soccer/meta /${META} 200!`,
+      ]),
+    );
+    expect(report.fileMismatches).toBe(3);
+  });
+
+  it('fails on files gone stale after the store changed', async () => {
+    const moved = path.join(tempDir('fds-check-'), 'moved.sqlite');
+    fs.copyFileSync(db, moved);
+    const w = new Database(moved);
+    const { league, id, day } = w
+      .prepare('SELECT league_slug AS league, id, scoreboard_date AS day FROM matches ORDER BY id LIMIT 1')
+      .get() as Record<string, string>;
+    w.prepare("UPDATE matches SET record_json = json_set(record_json, '$.name', 'Stale?') WHERE id = ?").run(id);
+    w.close();
+    const report = await check({ dir: out, db: moved, sample: 10 });
+    expect(report.fileMismatches).toBeGreaterThan(0);
+    const board = `_s/get/soccer/${league}/scoreboard/dates-${day}.json (for /get/soccer/${league}/scoreboard?dates=`;
+    expect(report.reasons.find((r) => r.startsWith(board))).toMatch(
+      /: body differs from the dynamic one \(\d+ vs \d+ bytes\)$/,
+    );
+  });
+
+  it('exits 1 with one line per mismatch on stderr and the summary as its last line', () => {
+    fs.rmSync(path.join(release, META));
+    const res = runCli();
+    expect(res.status, res.stderr).toBe(1);
+    expect(res.stdout).toBe('');
     const lines = res.stderr.trim().split('\n');
-    expect(lines.some((l) => l.startsWith('mismatch: '))).toBe(true);
-    expect(lines.at(-1)).toMatch(/^fds: check: .* \(\d+ differ\)/);
+    const mismatches = lines.filter((l) => l.startsWith('mismatch: '));
+    expect(mismatches).toContain(`mismatch: ${META}: listed in the manifest but missing`);
+    expect(lines.at(-1)).toMatch(/^fds: check: [\d,]+ files against their dynamic render \(3 differ\)/);
+    const wrong = Number(/; (\d+) wrong\)/.exec(lines.at(-1)!)?.[1]);
+    expect(mismatches).toHaveLength(3 + wrong);
   });
 });

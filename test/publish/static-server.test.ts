@@ -64,12 +64,14 @@ describe('static-first server', () => {
       e.request,
       ...e.aliases,
     ]);
+    const sampled = urls.filter((_, i) => i % 3 === 0);
+    expect(sampled.length).toBeGreaterThan(100);
     staticServer.sources.length = 0;
-    for (const url of urls.filter((_, i) => i % 3 === 0)) {
+    for (const url of sampled) {
       const [a, b] = [await get(staticServer, url), await get(dynamicServer, url)];
       sameAnswer(a, b, url);
     }
-    expect(staticServer.sources.every((s) => s === 'static')).toBe(true);
+    expect(staticServer.sources).toEqual(sampled.map(() => 'static'));
   });
 
   it('answers /summary?event=ID from the /events/ID file it is an alias of', async () => {

@@ -279,6 +279,9 @@ export const MATCH_FLOWS: ContractFlow[] = [
         items: Array<{ id: string }>;
       };
       const order = all.items.map((p) => p.id);
+      // A proper, non-empty subset: otherwise the order check below proves nothing.
+      expect(imp.items.length).toBeGreaterThan(0);
+      expect(imp.items.length).toBeLessThan(all.items.length);
       const positions = imp.items.map((p) => order.indexOf(p.id));
       expect(positions.every((p) => p >= 0)).toBe(true);
       expect([...positions].sort((x, y) => x - y)).toEqual(positions);
