@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Children } from '../../bench/children.js';
 import { paced, parseWrkReport, wrk } from '../../bench/load.js';
 import { fileUrl, sampleRequests } from '../../bench/requests.js';
-import { findExecutable, nginxConfig, startNginx, startNodeStatic } from '../../bench/serve-targets.js';
+import { fdsCommand, findExecutable, nginxConfig, startNginx, startNodeStatic } from '../../bench/serve-targets.js';
 import { tempDir } from '../helpers/store.js';
 import { alive, recordingServer } from './helpers.js';
 
@@ -150,6 +150,27 @@ describe('load generators', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the CLI under test', () => {
+  it('is the compiled bin/fds.js while build/ is newer than every source, else src/ through tsx', () => {
+    const root = tempDir('fds-sb-root-');
+    const src = path.join(root, 'src/cli/main.ts');
+    const compiled = path.join(root, 'build/cli/main.js');
+    for (const f of [src, compiled, path.join(root, 'src/types.d.ts')]) {
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, '');
+    }
+    const at = (f: string, seconds: number) => fs.utimesSync(f, seconds, seconds);
+    at(src, 1000);
+    at(compiled, 2000);
+    expect(fdsCommand(root).argv.at(-1)).toBe(path.join(root, 'bin/fds.js'));
+    at(src, 3000);
+    expect(fdsCommand(root).argv).toEqual([process.execPath, '--import', 'tsx', src]);
+    at(src, 1000);
+    fs.writeFileSync(path.join(root, 'src/cli/new.ts'), '');
+    expect(fdsCommand(root).argv).toContain('tsx');
   });
 });
 
