@@ -21,15 +21,13 @@ import type { BuildSummary } from '../src/publish/build.js';
 import { currentRelease } from '../src/publish/release.js';
 import { StoreReader } from '../src/store/read/reader.js';
 import { openStore } from '../src/store/db.js';
-import { runSync } from '../src/sync/run-sync.js';
-import { createDemoProvider, demoReferenceInstant } from '../src/sync/providers/demo/index.js';
-import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
+import { BENCH_TODAY, syncDemo } from './demo.js';
 
 const { values } = parseArgs({
   options: {
     scales: { type: 'string', default: '1,4' },
     dir: { type: 'string', default: '.tmp/bench' },
-    today: { type: 'string', default: '20260321' },
+    today: { type: 'string', default: BENCH_TODAY },
     child: { type: 'boolean', default: false },
     db: { type: 'string' },
     out: { type: 'string' },
@@ -102,22 +100,6 @@ function changeOneMatchday(db: string): number {
   }
 }
 
-async function sync(db: string, today: string, scale: number): Promise<{ seconds: number; written: number }> {
-  const started = performance.now();
-  const store = openStore(db);
-  try {
-    const instant = demoReferenceInstant(today);
-    const report = await runSync(store, createDemoProvider({ seed: 1, today, scale }), {
-      leagues: LEAGUE_SLUGS,
-      concurrency: 8,
-      clock: () => instant,
-    });
-    return { seconds: (performance.now() - started) / 1000, written: report.written };
-  } finally {
-    store.close();
-  }
-}
-
 function time(fn: () => void): number {
   const started = performance.now();
   fn();
@@ -153,7 +135,7 @@ for (const scale of values.scales!.split(',').map(Number)) {
   const db = path.join(dir, 'demo.sqlite');
   const out = path.join(dir, 'dist');
   process.stderr.write(`scale ${scale}: syncing the demo…\n`);
-  const synced = await sync(db, values.today!, scale);
+  const synced = await syncDemo(db, values.today!, scale);
   const counter = openStore(db);
   const matches = counter.prepare('SELECT COUNT(*) FROM matches').pluck().get() as number;
   counter.close();

@@ -9,7 +9,12 @@ const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
   { name: 'build', script: 'bench/build.ts' },
   // Dynamic render latency of the render core, in process.
   { name: 'api render', script: 'bench/api-render.ts', args: ['--db', '.tmp/bench/scale-1/demo.sqlite'] },
-  // Server throughput/latency (static hits vs dynamic renders, next to a static server) joins here.
+  // Server throughput/latency: static hits and dynamic renders of `fds serve`, next to nginx (or serve-handler).
+  {
+    name: 'server',
+    script: 'bench/serve.ts',
+    args: ['--db', '.tmp/bench/scale-1/demo.sqlite', '--dist', '.tmp/bench/scale-1/dist'],
+  },
 ];
 
 for (const bench of BENCHES) {

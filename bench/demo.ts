@@ -1,0 +1,52 @@
+/**
+ * The demo store every benchmark measures against: one seeded demo sync of all 16 leagues with the
+ * demo clock pinned to a reference day, so each run of a benchmark sees the same data.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from '../src/publish/build.js';
+import { currentRelease } from '../src/publish/release.js';
+import { openStore } from '../src/store/db.js';
+import { runSync } from '../src/sync/run-sync.js';
+import { createDemoProvider, demoReferenceInstant } from '../src/sync/providers/demo/index.js';
+import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
+
+/** The demo's reference day in every benchmark. */
+export const BENCH_TODAY = '20260321';
+
+export async function syncDemo(
+  db: string,
+  today: string,
+  scale: number,
+): Promise<{ seconds: number; written: number }> {
+  const started = performance.now();
+  const store = openStore(db);
+  try {
+    const instant = demoReferenceInstant(today);
+    const report = await runSync(store, createDemoProvider({ seed: 1, today, scale }), {
+      leagues: LEAGUE_SLUGS,
+      concurrency: 8,
+      clock: () => instant,
+    });
+    return { seconds: (performance.now() - started) / 1000, written: report.written };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * A demo store at `db` and a published build of it at `out`, made only when missing — `npm run bench`
+ * hands later benchmarks what bench/build.ts left behind, so they do not sync and build again.
+ * A store without a build gets a fresh one: a store and a build from different runs would not match.
+ */
+export async function ensureDemoBuild(db: string, out: string, scale: number, today = BENCH_TODAY): Promise<void> {
+  const haveStore = fs.existsSync(db);
+  if (haveStore && currentRelease(out)) return;
+  if (!haveStore) {
+    fs.mkdirSync(path.dirname(path.resolve(db)), { recursive: true });
+    process.stderr.write(`syncing a demo store (scale ${scale}) into ${db}…\n`);
+    await syncDemo(db, today, scale);
+  }
+  process.stderr.write(`building ${out}…\n`);
+  await build({ db, out, full: true });
+}

@@ -1,0 +1,272 @@
+/**
+ * Server benchmark (CONTRACT §8, server part): `fds serve` answering from a build (static hits) and
+ * from an empty directory (every request rendered from the store), next to a static baseline — nginx
+ * when installed, else serve-handler — on the same files and the same sampled requests, all measured
+ * in this run. Prints req/s, p50 and p99 at saturation (32 connections), p50/p99 at a fixed 1k req/s,
+ * the ratios to the baseline, and the goals next to them. Timings are printed, never asserted.
+ *
+ *   node --import tsx bench/serve.ts [--db F --dist D] [--requests 2000] [--seconds 6] [--without nginx,wrk]
+ *
+ * Without a store at --db (or a build at --dist) a scale-1 demo store and its build are made first.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { currentRelease } from '../src/publish/release.js';
+import { Children } from './children.js';
+import { ensureDemoBuild } from './demo.js';
+import type { LoadResult } from './load.js';
+import { autocannonGenerator, paced, wrk } from './load.js';
+import { sampleRequests } from './requests.js';
+import type { SampledRequest } from './requests.js';
+import {
+  NGINX_CEILING_PATH,
+  findExecutable,
+  fdsCommand,
+  startFds,
+  startNginx,
+  startNodeStatic,
+} from './serve-targets.js';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: '.tmp/bench/scale-1/demo.sqlite' },
+    dist: { type: 'string', default: '.tmp/bench/scale-1/dist' },
+    requests: { type: 'string', default: '2000' },
+    seed: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '32' },
+    threads: { type: 'string', default: '1' },
+    seconds: { type: 'string', default: '6' },
+    warmup: { type: 'string', default: '2' },
+    rate: { type: 'string', default: '1000' },
+    'rate-seconds': { type: 'string', default: '5' },
+    // `nginx` and/or `wrk`: measure with the fallbacks even when these are installed.
+    without: { type: 'string', default: '' },
+  },
+});
+
+function positive(name: keyof typeof values): number {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer`);
+  return n;
+}
+const opts = {
+  requests: positive('requests'),
+  seed: positive('seed'),
+  connections: positive('connections'),
+  threads: positive('threads'),
+  seconds: positive('seconds'),
+  warmup: positive('warmup'),
+  rate: positive('rate'),
+  rateSeconds: positive('rate-seconds'),
+};
+const without = new Set(values.without!.split(',').filter(Boolean));
+
+interface Target {
+  label: string;
+  port: number;
+  paths: string[];
+  /** Checked to answer 200 with the file's bytes before anything is timed; the ceiling is not. */
+  checked: boolean;
+}
+
+interface Measured {
+  target: Target;
+  saturated: LoadResult;
+  atRate: LoadResult;
+}
+
+const GOALS = { static: { ratio: 0.5, p99Ms: 5 }, dynamic: { ratio: 0.08, p99Ms: 10 } };
+
+function get(agent: http.Agent, port: number, target: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: target, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Every sampled request answers 200 on every target (else there is nothing to time); counts byte mismatches. */
+async function check(target: Target, sample: SampledRequest[], release: string): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  let differ = 0;
+  const failed: string[] = [];
+  try {
+    for (let i = 0; i < sample.length; i += 8) {
+      await Promise.all(
+        sample.slice(i, i + 8).map(async (s, j) => {
+          const url = target.paths[i + j]!;
+          const answer = await get(agent, target.port, url);
+          if (answer.status !== 200) failed.push(`${answer.status} ${url}`);
+          else if (!answer.body.equals(fs.readFileSync(path.join(release, s.file)))) differ++;
+        }),
+      );
+    }
+  } finally {
+    agent.destroy();
+  }
+  if (failed.length) {
+    throw new Error(
+      `${target.label}: ${failed.length} sampled requests did not answer 200, e.g. ${failed.slice(0, 3).join('; ')}`,
+    );
+  }
+  return differ;
+}
+
+function versionOf(bin: string): string {
+  const out = spawnSync(bin, ['-v'], { encoding: 'utf8' });
+  return /nginx\/(\S+)/.exec(`${out.stderr}${out.stdout}`)?.[1] ?? '';
+}
+
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)));
+  return [header, ...rows].map((r) => line(r).join('  ')).join('\n');
+}
+
+const children = new Children();
+process.on('exit', () => children.killAllNow());
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    children.killAllNow();
+    process.exit(128 + os.constants.signals[signal]);
+  });
+}
+
+const loadBefore = os.loadavg()[0]!.toFixed(1);
+const db = path.resolve(values.db!);
+const dist = path.resolve(values.dist!);
+await ensureDemoBuild(db, dist, 1);
+const release = currentRelease(dist)!;
+const sample = sampleRequests(release, opts.requests, opts.seed);
+const meanBytes = Math.round(sample.reduce((sum, s) => sum + s.bytes, 0) / sample.length);
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fds-servebench-'));
+
+try {
+  const nginxBin = without.has('nginx') ? null : findExecutable(['/usr/sbin/nginx', '/usr/local/sbin/nginx']);
+  const wrkBin = without.has('wrk') ? null : findExecutable(['/usr/bin/wrk', '/usr/local/bin/wrk']);
+  const generator = wrkBin ? wrk(wrkBin, opts.threads, children, scratch) : autocannonGenerator;
+  const fds = fdsCommand();
+  const kB = `${(meanBytes / 1000).toFixed(1)} kB`;
+
+  const targets: Target[] = [];
+  let baselineName: string;
+  if (nginxBin) {
+    const ceilingFile = path.join(scratch, 'ceiling.json');
+    fs.writeFileSync(ceilingFile, Buffer.alloc(meanBytes, 'x'));
+    const nginx = await startNginx(children, nginxBin, { scratch, root: release, ceilingFile });
+    baselineName = `nginx ${versionOf(nginxBin)}`.trim();
+    targets.push({
+      label: `ceiling: nginx, one ${kB} file`,
+      port: nginx.port,
+      paths: [NGINX_CEILING_PATH],
+      checked: false,
+    });
+    targets.push({ label: baselineName, port: nginx.port, paths: sample.map((s) => s.fileUrl), checked: true });
+  } else {
+    const ceiling = await startNodeStatic(children, { bytes: meanBytes });
+    const base = await startNodeStatic(children, { dir: release });
+    baselineName = 'serve-handler';
+    targets.push({ label: `ceiling: node:http, constant ${kB}`, port: ceiling.port, paths: ['/'], checked: false });
+    targets.push({ label: baselineName, port: base.port, paths: sample.map((s) => s.fileUrl), checked: true });
+  }
+  const staticFds = await startFds(children, fds, { db, dir: dist });
+  const emptyDir = path.join(scratch, 'no-build');
+  fs.mkdirSync(emptyDir);
+  const dynamicFds = await startFds(children, fds, { db, dir: emptyDir });
+  const apiPaths = sample.map((s) => s.api);
+  targets.push({ label: 'fds static (--dir build)', port: staticFds.port, paths: apiPaths, checked: true });
+  targets.push({ label: 'fds dynamic (--dir empty)', port: dynamicFds.port, paths: apiPaths, checked: true });
+
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const mismatches: string[] = [];
+  for (const t of targets.filter((x) => x.checked)) {
+    log(`checking ${t.label}: ${sample.length} requests…`);
+    const differ = await check(t, sample, release);
+    if (differ) mismatches.push(`${t.label}: ${differ} of ${sample.length} bodies differ from the file`);
+  }
+
+  const measured: Measured[] = [];
+  for (const target of targets) {
+    const spec = { port: target.port, paths: target.paths, connections: opts.connections };
+    log(`${target.label}: warm-up ${opts.warmup} s, ${opts.seconds} s at ${opts.connections} connections, …`);
+    await generator.run({ ...spec, seconds: opts.warmup });
+    const saturated = await generator.run({ ...spec, seconds: opts.seconds });
+    const atRate = await paced({ ...spec, seconds: opts.rateSeconds, rate: opts.rate });
+    measured.push({ target, saturated, atRate });
+  }
+
+  const [ceiling, base, stat, dyn] = measured as [Measured, Measured, Measured, Measured];
+  const rate = int(opts.rate);
+  const load = os.loadavg()[0]!.toFixed(1);
+  console.log(
+    `\nserver (${int(sample.length)} requests sampled with seed ${opts.seed} from the build's manifest, mean ${kB};` +
+      ` HTTP/1.1 keep-alive, no compression asked for)`,
+  );
+  console.log(`  fds: ${fds.how} serve --no-rate-limiting, request log to /dev/null`);
+  console.log(
+    nginxBin
+      ? `  ${baselineName}: 1 worker, access_log off, sendfile`
+      : `  ${without.has('nginx') ? 'nginx left out (--without nginx)' : 'nginx not installed'}: ` +
+          'the baseline is serve-handler in a node:http server',
+  );
+  console.log(
+    `  ${baselineName} is sent each request's file URL under the release (/_s/get/…json) — a static server ` +
+      'cannot resolve API query strings; fds gets the API URLs',
+  );
+  console.log(
+    `  saturated: ${generator.name}, ${opts.connections} connections, ${opts.seconds} s per target after ` +
+      `${opts.warmup} s warm-up; at ${rate}/s: open-loop paced client (node:http), ${opts.rateSeconds} s`,
+  );
+  console.log(
+    mismatches.length
+      ? `  checked first: every request answered 200; but ${mismatches.join('; ')}`
+      : '  checked first: every sampled request answered 200 with exactly the file’s bytes on every target',
+  );
+  console.log(
+    `  machine: ${os.availableParallelism()} cores, load average ${loadBefore} before and ${load} after the run ` +
+      '(other work on the machine shows in the tail latencies)',
+  );
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', `@${rate}/s: p50 ms`, 'p99 ms', 'errors'];
+  const rows = measured.map(({ target, saturated: s, atRate: r }) => [
+    target.label,
+    int(s.rps),
+    ms(s.p50Ms),
+    ms(s.p99Ms),
+    int(s.errors),
+    ms(r.p50Ms),
+    ms(r.p99Ms),
+    int(r.errors),
+  ]);
+  console.log(`\n${table(header, rows)}\n`);
+
+  const verdict = (m: Measured, goal: { ratio: number; p99Ms: number }) => {
+    const ratio = m.saturated.rps / base.saturated.rps;
+    const met = ratio >= goal.ratio && m.atRate.p99Ms <= goal.p99Ms;
+    return (
+      `${ratio.toFixed(2).padStart(6)}   goal ≥ ${goal.ratio} with p99 ≤ ${goal.p99Ms} ms at ${rate}/s` +
+      ` (${ms(m.atRate.p99Ms)} ms): ${met ? 'met' : 'NOT met'}`
+    );
+  };
+  console.log(`fds static ÷ ${baselineName}  ${verdict(stat, GOALS.static)}`);
+  console.log(`fds dynamic ÷ ${baselineName} ${verdict(dyn, GOALS.dynamic)}`);
+  if (!nginxBin) console.log('  (the goals are set against nginx; against serve-handler they are only indicative)');
+  const fastest = Math.max(base.saturated.rps, stat.saturated.rps, dyn.saturated.rps);
+  console.log(
+    `load generator: ${int(ceiling.saturated.rps)} req/s against the ceiling target; the fastest server ran at ` +
+      `${((100 * fastest) / ceiling.saturated.rps).toFixed(0)} % of that`,
+  );
+} finally {
+  await children.killAll();
+  fs.rmSync(scratch, { recursive: true, force: true });
+}
