@@ -2,6 +2,7 @@
  * The demo store every benchmark measures against: one seeded demo sync of all 16 leagues with the
  * demo clock pinned to a reference day, so each run of a benchmark sees the same data.
  */
+import { StoreReader } from '../src/store/read/reader.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from '../src/publish/build.js';
@@ -48,5 +49,10 @@ export async function ensureDemoBuild(db: string, out: string, scale: number, to
     await syncDemo(db, today, scale);
   }
   process.stderr.write(`building ${out}…\n`);
-  await build({ db, out, full: true });
+  const store = StoreReader.open(db);
+  try {
+    await build({ store, out, full: true });
+  } finally {
+    store.close();
+  }
 }

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { MANIFEST_FILE } from '../src/publish/release.js';
-import { linesSync } from '../src/publish/manifest.js';
+import { linesSync } from '../src/util/lines.js';
 import type { ManifestEntry } from '../src/publish/manifest.js';
 import { seededRng } from '../src/publish/sample.js';
 
