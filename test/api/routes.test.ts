@@ -168,6 +168,7 @@ describe('route table', () => {
       '/get/soccer/{league}/clubs': ['path:league'],
       '/get/soccer/{league}/clubs/{clubId}': ['path:league', 'path:clubId'],
       '/get/soccer/{league}/standings': ['path:league', 'query:season'],
+      '/get/soccer/changes': ['query:since'],
       '/health': [],
       '/api/health': [],
       '/openapi.json': [],
