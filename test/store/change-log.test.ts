@@ -1,0 +1,179 @@
+/**
+ * Change tracking (CONTRACT §2.4): each sync that changes data is one snapshot, and the change log
+ * says exactly what it changed; a sync that changes nothing leaves the id, the times and the log alone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { render } from '../../src/api/render.js';
+import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
+import { META_LAST_SUCCESS, META_SNAPSHOT_AT, getMeta } from '../../src/store/db.js';
+import type { DB } from '../../src/store/db.js';
+import { StoreReader } from '../../src/store/read/reader.js';
+import { KEPT_SNAPSHOTS } from '../../src/store/snapshots.js';
+import { FilesProvider } from '../../src/sync/providers/files.js';
+import { runSync } from '../../src/sync/run-sync.js';
+import { copyRecorded, editStore, tempStore } from '../helpers/store.js';
+
+const sync = (db: DB, dir: string, at: string) =>
+  runSync(db, new FilesProvider(dir), { leagues: LEAGUE_SLUGS, concurrency: 4, clock: () => new Date(at) });
+
+const snapshots = (db: DB) => db.prepare('SELECT id, at FROM snapshots ORDER BY id').all();
+const changesOf = (db: DB, id: number) =>
+  db
+    .prepare('SELECT kind, league_slug AS league, key FROM changes WHERE snapshot = ? ORDER BY kind, key')
+    .all(id) as Array<{ kind: string; league: string; key: string }>;
+
+/** Move match 9004's away score on the 2026-03-22 board: one match of one day changes. */
+function scoreAway(dir: string, score: string): void {
+  const file = path.join(dir, 'eng.1/scoreboard/20260322.json');
+  const board = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const event = board.events.find((e: { id: string }) => e.id === '9004');
+  event.competitions[0].competitors.find((c: { homeAway: string }) => c.homeAway === 'away').score = score;
+  fs.writeFileSync(file, JSON.stringify(board));
+}
+
+function feed(file: string, query: string) {
+  const store = StoreReader.open(file);
+  try {
+    const res = render(
+      { method: 'GET', path: '/get/soccer/changes', rawQuery: query, headers: {} },
+      {
+        store,
+        clock: () => new Date(),
+      },
+    );
+    return { status: res.status, cache: res.headers['Cache-Control'], body: JSON.parse(res.body.toString()) };
+  } finally {
+    store.close();
+  }
+}
+
+describe('change tracking', () => {
+  it('gives each sync that changes data the next snapshot id and logs every record it changed', async () => {
+    const { db } = tempStore();
+    const dir = copyRecorded();
+    await sync(db, dir, '2026-03-22T15:00:00Z');
+    expect(snapshots(db)).toEqual([{ id: 1, at: '2026-03-22T15:00:00Z' }]);
+    const kinds = new Set(changesOf(db, 1).map((c) => c.kind));
+    expect([...kinds].sort()).toEqual(
+      ['catalogue', 'club', 'day', 'league', 'match', 'plays', 'roster', 'standings', 'summary'].sort(),
+    );
+    expect(db.prepare("SELECT snapshot FROM matches WHERE id = '9004'").pluck().get()).toBe(1);
+
+    scoreAway(dir, '2');
+    await sync(db, dir, '2026-03-22T15:05:00Z');
+    expect(snapshots(db)).toHaveLength(2);
+    expect(changesOf(db, 2)).toEqual([
+      { kind: 'day', league: 'eng.1', key: '20260322' },
+      { kind: 'match', league: 'eng.1', key: '9004' },
+    ]);
+    expect(db.prepare("SELECT snapshot FROM matches WHERE id = '9004'").pluck().get()).toBe(2);
+    expect(db.prepare("SELECT snapshot FROM matches WHERE id = '9001'").pluck().get()).toBe(1);
+    db.close();
+  });
+
+  it('leaves the snapshot, the times and the log alone when a sync changes nothing', async () => {
+    const { db } = tempStore();
+    const dir = copyRecorded();
+    await sync(db, dir, '2026-03-22T15:00:00Z');
+    const before = {
+      snapshots: snapshots(db),
+      changes: db.prepare('SELECT count(*) FROM changes').pluck().get(),
+      at: getMeta(db, META_SNAPSHOT_AT),
+      ok: getMeta(db, META_LAST_SUCCESS),
+    };
+    const report = await sync(db, dir, '2026-03-22T16:00:00Z');
+    expect(report.written).toBe(0);
+    expect({
+      snapshots: snapshots(db),
+      changes: db.prepare('SELECT count(*) FROM changes').pluck().get(),
+      at: getMeta(db, META_SNAPSHOT_AT),
+      ok: getMeta(db, META_LAST_SUCCESS),
+    }).toEqual(before);
+    db.close();
+  });
+
+  it('logs nothing for a unit that failed, and a later clean sync says it recovered', async () => {
+    const { db } = tempStore();
+    const dir = copyRecorded();
+    await sync(db, dir, '2026-03-22T15:00:00Z');
+    scoreAway(dir, '3');
+    fs.writeFileSync(path.join(dir, 'eng.1/standings/2025.json'), '{"children": [');
+    const failed = await sync(db, dir, '2026-03-22T15:05:00Z');
+    expect(failed.units.failed).toBe(1);
+    // The good unit's change is a snapshot of its own; the failed one left no trace.
+    expect(changesOf(db, 2).map((c) => c.kind)).toEqual(['day', 'match']);
+    expect(getMeta(db, META_LAST_SUCCESS)).toBe('2026-03-22T15:00:00Z');
+
+    fs.cpSync(path.join(copyRecorded(), 'eng.1/standings'), path.join(dir, 'eng.1/standings'), { recursive: true });
+    const clean = await sync(db, dir, '2026-03-22T15:10:00Z');
+    expect(clean.written).toBe(0);
+    expect(getMeta(db, META_LAST_SUCCESS)).toBe('2026-03-22T15:10:00Z');
+    expect(snapshots(db).at(-1)).toEqual({ id: 3, at: '2026-03-22T15:10:00Z' });
+    expect(changesOf(db, 3)).toEqual([]);
+    db.close();
+  });
+
+  it('never gives the id of a sync that did not finish to another', async () => {
+    const { db, file } = tempStore();
+    const dir = copyRecorded();
+    await sync(db, dir, '2026-03-22T15:00:00Z');
+    // A sync that crashed after allocating its id and committing one unit.
+    db.prepare('INSERT INTO snapshots (id, at) VALUES (2, NULL)').run();
+    db.prepare("INSERT INTO changes VALUES (2, 'match', 'eng.1', '9004')").run();
+    scoreAway(dir, '4');
+    await sync(db, dir, '2026-03-22T15:05:00Z');
+    expect(snapshots(db)).toEqual([
+      { id: 1, at: '2026-03-22T15:00:00Z' },
+      { id: 2, at: null },
+      { id: 3, at: '2026-03-22T15:05:00Z' },
+    ]);
+    db.close();
+    // The feed lists only finished snapshots.
+    expect(feed(file, '').body.snapshots.map((s: { id: number }) => s.id)).toEqual([3, 1]);
+  });
+});
+
+describe('the change feed', () => {
+  it('lists, newest first, what each snapshot after `since` changed, with each match as it is now', async () => {
+    const { db, file } = tempStore();
+    const dir = copyRecorded();
+    await sync(db, dir, '2026-03-22T15:00:00Z');
+    scoreAway(dir, '2');
+    await sync(db, dir, '2026-03-22T15:05:00Z');
+    db.close();
+    const { status, cache, body } = feed(file, 'since=1');
+    expect(status).toBe(200);
+    expect(cache).toBe('public, max-age=4');
+    expect(body).toEqual({
+      snapshot: { id: 2, at: '2026-03-22T15:05:00Z' },
+      truncated: false,
+      snapshots: [
+        {
+          id: 2,
+          at: '2026-03-22T15:05:00Z',
+          leagues: ['eng.1'],
+          matches: [{ league: 'eng.1', id: '9004', state: 'in', homeScore: '0', awayScore: '2' }],
+          clubs: [],
+          standings: [],
+        },
+      ],
+    });
+    expect(feed(file, '').body.snapshots.map((s: { id: number }) => s.id)).toEqual([2, 1]);
+    expect(feed(file, 'since=2').body.snapshots).toEqual([]);
+    expect(feed(file, 'since=-1')).toMatchObject({ status: 400, body: { error: 'since must be a snapshot id' } });
+  });
+
+  it('says it is truncated when `since` is older than the log keeps, and starts at the oldest kept', async () => {
+    const { db, file } = tempStore();
+    await sync(db, copyRecorded(), '2026-03-22T15:00:00Z');
+    db.close();
+    for (let i = 0; i < KEPT_SNAPSHOTS + 5; i++) editStore(file, () => {}, [['league', 'eng.1', '']]);
+    const { body } = feed(file, 'since=1');
+    expect(body.truncated).toBe(true);
+    expect(body.snapshots).toHaveLength(KEPT_SNAPSHOTS);
+    expect(body.snapshots.at(-1).id).toBe(body.snapshot.id - KEPT_SNAPSHOTS + 1);
+    expect(feed(file, `since=${body.snapshot.id - 3}`).body).toMatchObject({ truncated: false });
+  });
+});
