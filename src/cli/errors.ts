@@ -18,3 +18,11 @@ export function parsePositiveInt(name: string) {
     return Number(value);
   };
 }
+
+export function parseCount(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value))
+      throw new UsageError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+    return Number(value);
+  };
+}

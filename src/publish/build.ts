@@ -8,9 +8,8 @@
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
-import pLimit from 'p-limit';
+import os from 'node:os';
 import { formatQuery } from '../api/query.js';
-import { render } from '../api/render.js';
 import { ROUTES } from '../api/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
@@ -27,6 +26,9 @@ import { FilePlacer } from './place.js';
 import { PreviousManifest } from './previous.js';
 import { buildPlan, formUrl } from './plan.js';
 import type { PlannedFile } from './plan.js';
+import type { JobResult, RenderJob } from './render-job.js';
+import { runJob } from './render-job.js';
+import { RenderPool, storeState } from './render-pool.js';
 import {
   MANIFEST_FILE,
   acquireLock,
@@ -50,8 +52,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Render and write every file, reusing nothing from the published release. */
   full?: boolean;
-  /** Files being compared and written at once. */
-  concurrency?: number;
+  /** Render threads (default: one per core; 0 renders in the build's own thread). */
+  workers?: number;
   ruleBudget?: number;
   fallback?: string;
   /** Older releases kept next to the published one. */
@@ -69,6 +71,8 @@ export interface BuildSummary {
   reason: string | null;
   /** Responses rendered (the rest of `files` was carried over from the published build). */
   rendered: number;
+  /** Render workers used (0: rendered in the build's own thread). */
+  workers: number;
   files: number;
   bytes: number;
   added: number;
@@ -128,6 +132,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
           mode: 'unchanged',
           reason: null,
           rendered: 0,
+          workers: 0,
           files,
           bytes,
           ...{ added: 0, changed: 0, unchanged: files, deleted: 0, failed: 0, failures: [], rules: null },
@@ -155,6 +160,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         mode: scope.kind === 'full' ? 'full' : 'incremental',
         reason: scope.kind === 'full' ? scope.reason : null,
         ...counts,
+        workers: written.workers,
         deleted: written.deleted,
         failures: written.failures,
         rules: written.rules,
@@ -184,9 +190,9 @@ async function writeRelease(
   opts: BuildOptions,
   fs: OutputFs,
 ) {
-  const concurrency = opts.concurrency ?? 16;
   const previousFiles = previous ? (await countManifest(path.join(previous, MANIFEST_FILE))).files : 0;
-  const placer = new FilePlacer(temp, previous, !opts.full, fs);
+  const reuse = !opts.full;
+  const placer = new FilePlacer(temp, previous, reuse, fs);
   const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
   const rules = new RulePlanner(`${temp}-rules`, budget, fallback, fs);
   const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs);
@@ -210,43 +216,59 @@ async function writeRelease(
     );
     rules.add(file, r);
   };
-  try {
-    const clock = opts.clock ?? snapshotClock(store);
-    const limit = pLimit(concurrency);
-    const inflight = new Set<Promise<void>>();
-    let planned = 0;
-    opts.onPlanned?.(previousFiles);
-    try {
-      for (const file of buildPlan(store)) {
-        if (++planned > previousFiles) opts.onPlanned?.(1);
-        const before = known.find(file.file);
-        if (before && scope.kind === 'changes' && !affected(readsOf(file), scope.topics) && placer.keep(file.file)) {
-          record(file, before);
+  const clock = opts.clock ?? snapshotClock(store);
+  const pool = await startPool(store, temp, previous, reuse, clock, opts);
+  // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
+  type Pending =
+    | { file: PlannedFile; kept: ManifestEntry; linked: Promise<boolean> }
+    | { file: PlannedFile; result: Promise<JobResult> };
+  const pending: Pending[] = [];
+  const settle = async (keep: number) => {
+    while (pending.length > keep) {
+      const head = pending[0]!;
+      if ('kept' in head) {
+        if (await head.linked) {
+          pending.shift();
+          record(head.file, head.kept);
           counts.unchanged++;
           opts.onFile?.(false);
           continue;
         }
-        const body = renderFile(file, store, clock, fail);
-        if (!body) continue;
+        // The published file could not be carried over: render it after all, in its place in the order.
         counts.rendered++;
-        record(file, { ...body, bytes: body.body.length });
-        const task: Promise<void> = limit(() => placer.place(file.file, body.body, body.etag, before)).then(
-          (placed) => {
-            counts[placed]++;
-            opts.onFile?.(false);
-          },
-          (err: unknown) => fail(`${file.file}: ${err instanceof Error ? err.message : String(err)}`),
-        );
-        inflight.add(task);
-        void task.finally(() => inflight.delete(task));
-        // Backpressure: never hold more than a couple of windows of bodies in memory.
-        while (inflight.size >= concurrency * 2) await Promise.race(inflight);
+        pending[0] = { file: head.file, result: runJob(jobOf(head.file, head.kept), store, clock, placer) };
       }
-    } finally {
-      // Whatever happened, no write may still be running when the temporary release is removed.
-      await Promise.allSettled(inflight);
+      pool?.flush();
+      const r = await (pending[0] as { result: Promise<JobResult> }).result;
+      pending.shift();
+      if (!r.ok) {
+        fail(r.error);
+        continue;
+      }
+      record(head.file, r);
+      counts[r.placed]++;
+      opts.onFile?.(false);
     }
+  };
+  try {
+    let planned = 0;
+    opts.onPlanned?.(previousFiles);
+    for (const file of buildPlan(store)) {
+      if (++planned > previousFiles) opts.onPlanned?.(1);
+      const before = known.find(file.file);
+      if (before && scope.kind === 'changes' && !affected(readsOf(file), scope.topics)) {
+        pending.push({ file, kept: before, linked: placer.keep(file.file) });
+      } else {
+        counts.rendered++;
+        const job = jobOf(file, before);
+        pending.push({ file, result: pool ? pool.run(job) : runJob(job, store, clock, placer) });
+      }
+      // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
+      await settle(pool ? IN_FLIGHT : IN_PROCESS);
+    }
+    await settle(0);
   } finally {
+    await pool?.close();
     manifest.close();
     rules.close();
     known.close();
@@ -260,28 +282,45 @@ async function writeRelease(
   }
   fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
   const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
-  return { counts, deleted, failures, rules: ruleStats, placer };
+  return { counts, deleted, failures, rules: ruleStats, placer, workers: pool?.size ?? 0 };
+}
+
+/** Results awaited at once from the render workers: enough to keep them busy, few enough to bound memory. */
+const IN_FLIGHT = 512;
+/** Writes in flight when the build renders in its own thread. */
+const IN_PROCESS = 32;
+
+function jobOf(file: PlannedFile, before: ManifestEntry | null): RenderJob {
+  const { path: urlPath, query } = file.request;
+  return {
+    file: file.file,
+    route: file.route.name,
+    path: urlPath,
+    rawQuery: formatQuery(Object.fromEntries(query)).slice(1),
+    params: file.resolved.params,
+    query: file.resolved.query,
+    key: file.resolved.key!,
+    before: before && { etag: before.etag, bytes: before.bytes },
+  };
+}
+
+/**
+ * Render workers when they are worth starting (`workers`, default: one per core) and can be: a
+ * build that writes through an injected file system renders in its own thread.
+ */
+async function startPool(
+  store: StoreReader,
+  release: string,
+  previous: string | null,
+  reuse: boolean,
+  clock: Clock,
+  opts: BuildOptions,
+): Promise<RenderPool | null> {
+  const workers = opts.workers ?? os.availableParallelism();
+  if (workers < 1 || opts.fs) return null;
+  const setup = { db: store.db.name, release, previous, reuse, clock: clock().toISOString() };
+  return RenderPool.start(workers, setup, storeState(store));
 }
 
 /** A route without `reads` is rendered every time: nothing says what it depends on. */
 const readsOf = (file: PlannedFile) => file.route.reads?.(file.prerender) ?? [topic.everything];
-
-interface Rendered {
-  status: number;
-  body: Buffer;
-  etag: string;
-  cacheControl: string;
-  contentType: string;
-}
-
-function renderFile(file: PlannedFile, store: StoreReader, clock: Clock, fail: (m: string) => void): Rendered | null {
-  const { path: urlPath, query } = file.request;
-  const req = { method: 'GET', path: urlPath, rawQuery: formatQuery(Object.fromEntries(query)).slice(1), headers: {} };
-  const res = render(req, { store, clock }, { kind: 'resolved', route: file.route, request: file.resolved });
-  const { ETag: etag, 'Cache-Control': cacheControl, 'Content-Type': contentType } = res.headers;
-  if (res.status !== 200 || !etag || !cacheControl || !contentType) {
-    fail(`${formUrl(file.request)}: rendered ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
-    return null;
-  }
-  return { status: res.status, body: res.body, etag, cacheControl, contentType };
-}

@@ -25,15 +25,22 @@ export class FilePlacer {
   private async ensureDir(dir: string): Promise<void> {
     if (this.dirs.has(dir)) return;
     await this.fs.promises.mkdir(dir, { recursive: true });
-    if (this.dirs.size >= 256) this.dirs.clear();
+    // The plan visits directories in runs: remembering the recent ones avoids almost every mkdir.
+    if (this.dirs.size >= 256) this.dirs.delete(this.dirs.values().next().value!);
     this.dirs.add(dir);
   }
 
   /**
    * `known` is the previous manifest's word on this file (previous.ts): equal ETag and size link it
    * without reading it, a different one means changed; without it the file is compared on disk.
+   * Asynchronous: creating files is slow on some file systems, and many in flight hide it.
    */
-  async place(file: string, body: Buffer, etag: string, known: PreviousFile | null): Promise<Placed> {
+  async place(
+    file: string,
+    body: Buffer,
+    etag: string,
+    known: Pick<PreviousFile, 'etag' | 'bytes'> | null,
+  ): Promise<Placed> {
     const target = path.join(this.release, file);
     await this.ensureDir(path.dirname(target));
     let existed = false;
@@ -43,7 +50,7 @@ export class FilePlacer {
         return 'unchanged';
     } else if (this.previous) {
       const old = path.join(this.previous, file);
-      const st = await this.fs.promises.stat(old).catch(() => null);
+      const st = await this.fs.promises.stat(old).catch(() => undefined);
       existed = !!st?.isFile();
       if (
         this.reuse &&
@@ -80,24 +87,14 @@ export class FilePlacer {
    * Carry a file the build did not need to render over from the previous release: a hard link, or
    * a copy where links fail. False when the previous release does not have it (render it then).
    */
-  keep(file: string): boolean {
+  async keep(file: string): Promise<boolean> {
     if (!this.previous) return false;
     const target = path.join(this.release, file);
     const old = path.join(this.previous, file);
-    const dir = path.dirname(target);
-    if (!this.dirs.has(dir)) {
-      this.fs.mkdirSync(dir, { recursive: true });
-      if (this.dirs.size >= 256) this.dirs.clear();
-      this.dirs.add(dir);
-    }
+    await this.ensureDir(path.dirname(target));
+    if (await this.link(file, target)) return true;
     try {
-      this.fs.linkSync(old, target);
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
-    }
-    try {
-      this.fs.copyFileSync(old, target, nodeFs.constants.COPYFILE_EXCL);
+      await this.fs.promises.copyFile(old, target, nodeFs.constants.COPYFILE_EXCL);
       return true;
     } catch {
       return false;

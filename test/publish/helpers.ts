@@ -53,7 +53,7 @@ export async function buildInto(
 ): Promise<{ out: string; summary: BuildSummary }> {
   const store = StoreReader.open(db);
   try {
-    const summary = await build({ store, out, concurrency: 8, ...opts });
+    const summary = await build({ store, out, workers: 0, ...opts });
     return { out, summary };
   } finally {
     store.close();

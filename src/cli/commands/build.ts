@@ -3,7 +3,8 @@ import { build, BuildError } from '../../publish/build.js';
 import type { BuildSummary } from '../../publish/build.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET } from '../../publish/rules.js';
 import { Progress } from '../progress.js';
-import { CommandFailed, UsageError, parsePositiveInt } from '../errors.js';
+import os from 'node:os';
+import { CommandFailed, parseCount, parsePositiveInt } from '../errors.js';
 import { StoreReader } from '../../store/read/reader.js';
 import path from 'node:path';
 
@@ -11,7 +12,7 @@ interface BuildFlags {
   db: string;
   out: string;
   full: boolean;
-  concurrency: number;
+  workers: number;
   ruleBudget: number;
   fallback: string;
   keep: number;
@@ -52,7 +53,12 @@ export function buildCommand(): Command {
       'dist',
     )
     .option('--full', 'render and write every file instead of reusing unchanged ones from the published release', false)
-    .option('--concurrency <n>', 'files compared and written at once', parsePositiveInt('--concurrency'), 16)
+    .option(
+      '--workers <n>',
+      'render threads (default: one per core; 0 renders in the main thread)',
+      parseCount('--workers'),
+      os.availableParallelism(),
+    )
     .option(
       '--rule-budget <n>',
       'most rules in _redirects; literal rules beyond it are left to the fallback (Netlify advises ≤ 10,000)',
@@ -64,15 +70,7 @@ export function buildCommand(): Command {
       'where requests without a file go: a Netlify Function path or an origin URL (env FDS_FALLBACK)',
       process.env.FDS_FALLBACK ?? DEFAULT_FALLBACK,
     )
-    .option(
-      '--keep <n>',
-      'older releases kept beside the published one',
-      (v) => {
-        if (!/^\d+$/.test(v)) throw new UsageError(`--keep must be a non-negative integer, got ${JSON.stringify(v)}`);
-        return Number(v);
-      },
-      2,
-    )
+    .option('--keep <n>', 'older releases kept beside the published one', parseCount('--keep'), 2)
     .action(async function (this: Command) {
       const f = this.opts<BuildFlags>();
       const progress = new Progress('build');
@@ -82,7 +80,7 @@ export function buildCommand(): Command {
           store,
           out: f.out,
           full: f.full,
-          concurrency: f.concurrency,
+          workers: f.workers,
           ruleBudget: f.ruleBudget,
           fallback: f.fallback,
           keepReleases: f.keep,

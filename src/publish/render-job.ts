@@ -1,0 +1,53 @@
+/**
+ * One file of a build: render its request and place its bytes in the new release. The same code
+ * runs in the build's own thread and in its render workers (render-worker.ts).
+ */
+import { render } from '../api/render.js';
+import { ROUTES_BY_NAME } from '../api/routes.js';
+import type { StoreReader } from '../store/read/reader.js';
+import type { Clock } from '../util/time.js';
+import type { FilePlacer, Placed } from './place.js';
+
+/** Plain data, so it crosses to a worker as is. */
+export interface RenderJob {
+  file: string;
+  route: string;
+  path: string;
+  rawQuery: string;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  key: string;
+  /** What the published release's manifest says of this file, if anything. */
+  before: { etag: string; bytes: number } | null;
+}
+
+export type JobResult =
+  | {
+      ok: true;
+      status: number;
+      etag: string;
+      cacheControl: string;
+      contentType: string;
+      bytes: number;
+      placed: Placed;
+    }
+  | { ok: false; error: string };
+
+export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, placer: FilePlacer): Promise<JobResult> {
+  const route = ROUTES_BY_NAME.get(job.route);
+  if (!route) return { ok: false, error: `${job.path}: unknown route ${job.route}` };
+  const req = { method: 'GET', path: job.path, rawQuery: job.rawQuery, headers: {} };
+  const request = { route, params: job.params, query: job.query, key: job.key };
+  const res = render(req, { store, clock }, { kind: 'resolved', route, request });
+  const { ETag: etag, 'Cache-Control': cacheControl, 'Content-Type': contentType } = res.headers;
+  const url = job.rawQuery ? `${job.path}?${job.rawQuery}` : job.path;
+  if (res.status !== 200 || !etag || !cacheControl || !contentType) {
+    return { ok: false, error: `${url}: rendered ${res.status} ${res.body.toString('utf8').slice(0, 200)}` };
+  }
+  try {
+    const placed = await placer.place(job.file, res.body, etag, job.before);
+    return { ok: true, status: res.status, etag, cacheControl, contentType, bytes: res.body.length, placed };
+  } catch (err) {
+    return { ok: false, error: `${job.file}: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
