@@ -6,7 +6,7 @@ import { openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';
 import { runSync } from '../../src/sync/run-sync.js';
 import type { SyncReport } from '../../src/sync/run-sync.js';
-import { createDemoProvider, demoKickoffs } from '../../src/sync/providers/demo/index.js';
+import { createDemoProvider, demoKickoffs, demoReferenceInstant } from '../../src/sync/providers/demo/index.js';
 import { addDays, parseYmd, ymd } from '../../src/util/time.js';
 
 /** Where the tests look for a matchday; the calendar decides which days near it are matchdays. */
@@ -45,18 +45,20 @@ export function syncAt(db: DB, leagues: readonly string[], now: Date, seed = 1, 
   return runSync(db, createDemoProvider({ seed, now, scale }), { leagues, concurrency: 8, clock: () => now });
 }
 
-/** A demo sync into a fresh store; the clock defaults to a matchday noon of the leagues (see matchdayNoon). */
+/** A demo sync into a fresh store at `now` (or noon of `today`); by default a matchday noon of the leagues. */
 export async function syncDemo(opts: {
   leagues: string[];
   seed?: number;
   now?: Date;
+  today?: string;
   scale?: number;
 }): Promise<DemoStore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fds-demo-'));
   const file = path.join(dir, 'store.sqlite');
   const seed = opts.seed ?? 1;
   const scale = opts.scale ?? 1;
-  const now = opts.now ?? matchdayNoon(opts.leagues, TODAY, seed, scale);
+  const now =
+    opts.now ?? (opts.today ? demoReferenceInstant(opts.today) : matchdayNoon(opts.leagues, TODAY, seed, scale));
   const db = openStore(file);
   const report = await syncAt(db, opts.leagues, now, seed, scale);
   return {
