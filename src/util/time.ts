@@ -45,3 +45,21 @@ export function daysBetween(from: string, to: string): string[] {
   for (let d = start; d <= end; d = addDays(d, 1)) out.push(ymd(d));
   return out;
 }
+
+/**
+ * Parse an ISO-8601 instant strictly: date, time and an explicit zone (`Z` or ±hh:mm), a real
+ * calendar date and clock time. A zone-less time would be read in the machine's local zone.
+ */
+export function parseInstant(value: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/.exec(value);
+  if (!m) return null;
+  const day = parseYmd(`${m[1]}${m[2]}${m[3]}`);
+  const [h, min, s] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
+  if (!day || h > 23 || min > 59 || s > 59) return null;
+  const zone = m[8]!;
+  const [oh, om] = zone === 'Z' ? [0, 0] : [Number(zone.slice(1, 3)), Number(zone.slice(4))];
+  if (oh > 23 || om > 59) return null;
+  const offset = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
+  const ms = Number(`0.${m[7] ?? '0'}`) * 1000;
+  return new Date(day.getTime() + ((h * 60 + min - offset) * 60 + s) * 1000 + Math.floor(ms));
+}

@@ -1,6 +1,8 @@
 /** The CLI as a user runs it: a child process, exit codes, one-line summaries and errors. */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { RECORDED, ROOT, tempDir } from '../helpers/store.js';
 
@@ -56,7 +58,6 @@ describe('fds command line', () => {
 
   it('exits non-zero after keeping the good units when one file is corrupt', async () => {
     const { copyRecorded } = await import('../helpers/store.js');
-    const fs = await import('node:fs');
     const dir = copyRecorded();
     fs.writeFileSync(path.join(dir, 'eng.1/standings/2025.json'), '{"children": [');
     const db = path.join(tempDir(), 'x.sqlite');
@@ -64,9 +65,65 @@ describe('fds command line', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/failed: eng\.1 standings 2025: .*not valid JSON/);
     expect(r.stderr).toMatch(/1 failed/);
-    const Database = (await import('better-sqlite3')).default;
     const store = new Database(db, { readonly: true });
     expect(store.prepare("SELECT count(*) FROM matches WHERE league_slug = 'eng.1'").pluck().get()).toBe(4);
     store.close();
+  });
+
+  describe('the demo clock', () => {
+    const stamps = (db: string) => {
+      const store = new Database(db, { readonly: true });
+      try {
+        return {
+          snapshot: store.prepare("SELECT value FROM store_meta WHERE key = 'snapshot_at'").pluck().get(),
+          attempts: store.prepare('SELECT DISTINCT last_attempt_at FROM sync_state').pluck().all(),
+          leagues: store
+            .prepare('SELECT DISTINCT last_synced_at FROM leagues WHERE last_synced_at IS NOT NULL')
+            .pluck()
+            .all(),
+          live: store.prepare("SELECT count(*) FROM matches WHERE state = 'in'").pluck().get(),
+        };
+      } finally {
+        store.close();
+      }
+    };
+    const demo = (...args: string[]) => {
+      const db = path.join(tempDir(), 'demo.sqlite');
+      return { db, ...fds('sync', '--provider', 'demo', '--leagues', 'sco.1', '--db', db, ...args) };
+    };
+
+    it('runs at the instant --now gives and stamps everything it writes with it', () => {
+      const r = demo('--now', '2026-03-21T12:10:00+01:00');
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      const at = '2026-03-21T11:10:00Z';
+      expect(stamps(r.db)).toEqual({ snapshot: at, attempts: [at], leagues: [at], live: 2 });
+    });
+
+    it('reads --today as 12:00 UTC that day', () => {
+      const r = demo('--today', '20260321');
+      expect(r.code).toBe(0);
+      const at = '2026-03-21T12:00:00Z';
+      expect(stamps(r.db)).toEqual({ snapshot: at, attempts: [at], leagues: [at], live: 3 });
+    });
+
+    it('refuses both, a zone-less or unreal instant and an unreal date, before creating a store', () => {
+      const both = demo('--today', '20260321', '--now', '2026-03-21T12:00:00Z');
+      expect([both.code, both.stderr]).toEqual([
+        1,
+        'fds: --now and --today both set the demo clock: give one of them\n',
+      ]);
+      for (const bad of ['2026-03-21T12:00:00', '2026-02-30T12:00:00Z', 'yesterday', '2026-03-21']) {
+        const r = demo('--now', bad);
+        expect(r.code).not.toBe(0);
+        expect(r.stderr).toContain(
+          `--now must be an ISO-8601 instant with a zone, such as 2026-03-21T15:30:00Z, got "${bad}"`,
+        );
+        expect(fs.existsSync(r.db)).toBe(false);
+      }
+      const day = demo('--today', '20260230');
+      expect(day.code).not.toBe(0);
+      expect(day.stderr).toContain('--today must be a valid YYYYMMDD date');
+      expect(fs.existsSync(both.db) || fs.existsSync(day.db)).toBe(false);
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchRecord, StandingsGroupRecord } from '../../src/store/records.js';
 import { SUMMARY_SECTIONS } from '../../src/store/records.js';
-import { createDemoProvider, demoReferenceInstant } from '../../src/sync/providers/demo/index.js';
-import { TODAY, json, syncDemo } from './helpers.js';
+import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
+import { TODAY, dayOf, iso, json, syncDemo } from './helpers.js';
 import type { DemoStore } from './helpers.js';
 
 interface MatchRow {
@@ -18,13 +18,17 @@ interface MatchRow {
 }
 
 const LEAGUES = ['sco.1', 'usa.1'];
-const NOW = demoReferenceInstant(TODAY).toISOString().replace('.000Z', 'Z');
 
+// The clock is noon on a day both leagues play (helpers.matchdayNoon).
 describe('demo season in the store', () => {
   let store: DemoStore;
   let rows: MatchRow[];
+  let NOW: string;
+  let DAY: string;
   beforeAll(async () => {
     store = await syncDemo({ leagues: LEAGUES });
+    NOW = iso(store.now);
+    DAY = dayOf(store.now);
     rows = store.db.prepare('SELECT * FROM matches ORDER BY league_slug, kickoff, id').all() as MatchRow[];
   });
   afterAll(() => store.cleanup());
@@ -74,20 +78,25 @@ describe('demo season in the store', () => {
         0,
         [null, null],
       ]);
-      expect(postponed[0]!.kickoff < NOW).toBe(true);
     }
   });
 
-  it('lays the season out around the reference instant', () => {
-    for (const r of rows) {
+  it('splits the season at the clock: finished before it, live across it, scheduled after it', () => {
+    for (const r of rows.filter((x) => x.status_name !== 'STATUS_POSTPONED')) {
       if (r.state === 'post') expect(r.kickoff < NOW).toBe(true);
       if (r.state === 'pre') expect(r.kickoff > NOW).toBe(true);
-      if (r.state === 'in') expect([r.scoreboard_date, r.kickoff < NOW]).toEqual([TODAY, true]);
+      if (r.state === 'in') expect([r.scoreboard_date, r.kickoff < NOW]).toEqual([DAY, true]);
     }
     const pre = rows.filter((r) => r.state === 'pre');
-    expect(pre.some((r) => r.scoreboard_date === TODAY)).toBe(true);
-    expect(pre.some((r) => r.scoreboard_date > TODAY)).toBe(true);
-    expect(rows.filter((r) => r.state === 'post' && r.completed === 1).length).toBeGreaterThan(rows.length / 2);
+    expect(pre.some((r) => r.scoreboard_date === DAY)).toBe(true);
+    expect(pre.some((r) => r.scoreboard_date > DAY)).toBe(true);
+    // March: the split season (from July) is well past half-way, the calendar-year one (from January) is not.
+    const finished = (league: string) =>
+      rows.filter((r) => r.league_slug === league && r.state === 'post' && r.completed === 1).length /
+      rows.filter((r) => r.league_slug === league).length;
+    expect(finished('sco.1')).toBeGreaterThan(0.6);
+    expect(finished('usa.1')).toBeGreaterThan(0.1);
+    expect(finished('usa.1')).toBeLessThan(0.4);
   });
 
   it('gives live matches clocks that fit their status', () => {
@@ -239,8 +248,11 @@ describe('demo provider options', () => {
     });
   });
 
-  it('rejects an invalid date, seed or scale', () => {
+  it('rejects an invalid clock, seed or scale', () => {
     expect(() => createDemoProvider({ seed: 1, today: '20260230', scale: 1 })).toThrow(/YYYYMMDD/);
+    expect(() => createDemoProvider({ seed: 1, now: new Date(Number.NaN), scale: 1 })).toThrow(/instant/);
+    expect(() => createDemoProvider({ seed: 1, scale: 1 })).toThrow(/exactly one of now and today/);
+    expect(() => createDemoProvider({ seed: 1, today: TODAY, now: new Date(), scale: 1 })).toThrow(/exactly one/);
     expect(() => createDemoProvider({ seed: 1, today: TODAY, scale: 0 })).toThrow(/scale/);
     expect(() => createDemoProvider({ seed: 1.5, today: TODAY, scale: 1 })).toThrow(/seed/);
   });

@@ -8,7 +8,7 @@ import { rosterFreshness } from '../../sync/freshness.js';
 import { HTTP_DEFAULTS, HttpClient } from '../../sync/http/fetch-json.js';
 import type { Provider } from '../../sync/provider.js';
 import { FilesProvider } from '../../sync/providers/files.js';
-import { addDays, parseYmd, systemClock, ymd } from '../../util/time.js';
+import { addDays, parseInstant, parseYmd, systemClock, ymd } from '../../util/time.js';
 import type { Clock } from '../../util/time.js';
 import { Progress } from '../progress.js';
 import { UsageError, parsePositiveInt } from '../errors.js';
@@ -19,6 +19,7 @@ interface SyncFlags {
   source?: string;
   seed: number;
   today?: string;
+  now?: Date;
   scale: number;
   baseUrl: string;
   coreUrl: string;
@@ -37,6 +38,15 @@ function parseDate(name: string) {
     if (!parseYmd(value)) throw new UsageError(`${name} must be a valid YYYYMMDD date, got ${JSON.stringify(value)}`);
     return value;
   };
+}
+
+function parseNow(value: string): Date {
+  const instant = parseInstant(value);
+  if (!instant)
+    throw new UsageError(
+      `--now must be an ISO-8601 instant with a zone, such as 2026-03-21T15:30:00Z, got ${JSON.stringify(value)}`,
+    );
+  return instant;
 }
 
 function parseLeagues(value: string | undefined): string[] {
@@ -58,12 +68,15 @@ function parseLeagues(value: string | undefined): string[] {
 export const DEFAULT_WINDOW_BACK = 3;
 export const DEFAULT_WINDOW_AHEAD = 7;
 
-/** `store` is read only once the sync runs; the provider is built first so usage errors create no store file. */
+/**
+ * `store` is read only once the sync runs; the provider is built first so usage errors create no store file.
+ * For the demo, `clock` is the demo clock.
+ */
 async function makeProvider(f: SyncFlags, clock: Clock, store: () => DB): Promise<Provider> {
   switch (f.provider) {
     case 'demo': {
       const { createDemoProvider } = await import('../../sync/providers/demo/index.js');
-      return createDemoProvider({ seed: f.seed, today: f.today ?? ymd(clock()), scale: f.scale });
+      return createDemoProvider({ seed: f.seed, now: clock(), scale: f.scale });
     }
     case 'files':
       if (!f.source) throw new UsageError('--provider files needs --source DIR');
@@ -93,10 +106,14 @@ async function makeProvider(f: SyncFlags, clock: Clock, store: () => DB): Promis
   }
 }
 
-/** Demo data is stamped with its reference instant, so the same seed and date give the same store. */
-async function demoClock(today: string): Promise<Clock> {
+/**
+ * The demo's clock stands still for the whole run (`--now`, `--today` at noon UTC, or the time the
+ * run started) and stamps everything the sync writes, so the same seed and clock give the same store.
+ */
+async function demoClock(f: SyncFlags): Promise<Clock> {
+  if (f.now && f.today) throw new UsageError('--now and --today both set the demo clock: give one of them');
   const { demoReferenceInstant } = await import('../../sync/providers/demo/index.js');
-  const instant = demoReferenceInstant(today);
+  const instant = f.now ?? (f.today ? demoReferenceInstant(f.today) : systemClock());
   return () => instant;
 }
 
@@ -141,6 +158,13 @@ export function syncCommand(): Command {
     .addHelpText(
       'after',
       `
+Demo (--provider demo):
+  Generates all 16 leagues from --seed. Each league plays the season that contains the clock, on
+  a calendar and with results fixed by the seed and the season; the clock (--now, or --today at
+  12:00 UTC; default: the current time) only decides how far it has got: earlier matches are
+  finished, those under way are live at the right minute, later ones scheduled. The same seed and
+  clock give the same store, timestamps included. --scale multiplies the number of matchdays.
+
 ESPN over HTTP (--provider espn):
   Pulls, per league: the team list and each team's roster, one scoreboard per day from --from to
   --to (default: today − ${DEFAULT_WINDOW_BACK} days to today + ${DEFAULT_WINDOW_AHEAD} days, UTC), the summary and every core plays
@@ -161,10 +185,11 @@ ESPN over HTTP (--provider espn):
     )
     .option('--source <dir>', 'files: directory of recorded ESPN responses (<league>/scoreboard/<YYYYMMDD>.json, …)')
     .option('--seed <n>', 'demo: generator seed', parsePositiveInt('--seed'), 1)
+    .option('--today <YYYYMMDD>', 'demo: the clock is 12:00 UTC on this day (instead of --now)', parseDate('--today'))
     .option(
-      '--today <YYYYMMDD>',
-      'demo: reference date the season is laid out around (default: today, UTC)',
-      parseDate('--today'),
+      '--now <ISO-8601>',
+      'demo: the clock, an instant such as 2026-03-21T15:30:00Z (default: the current time)',
+      parseNow,
     )
     .option(
       '--scale <s>',
@@ -220,8 +245,8 @@ ESPN over HTTP (--provider espn):
       const f = this.opts<SyncFlags>();
       const leagues = parseLeagues(f.leagues);
       let store: DB | undefined;
-      const provider = await makeProvider(f, systemClock, () => store!);
-      const clock = f.provider === 'demo' ? await demoClock(f.today ?? ymd(systemClock())) : systemClock;
+      const clock = f.provider === 'demo' ? await demoClock(f) : systemClock;
+      const provider = await makeProvider(f, clock, () => store!);
       store = openStore(f.db);
       const db = store;
       const started = performance.now();

@@ -127,10 +127,10 @@ function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Whole years between a birth date and the reference day. */
-function ageOn(birthMs: number, refMs: number): number {
+/** Whole years between a birth date and a day. */
+function ageOn(birthMs: number, dayMs: number): number {
   const b = new Date(birthMs);
-  const r = new Date(refMs);
+  const r = new Date(dayMs);
   let age = r.getUTCFullYear() - b.getUTCFullYear();
   if (r.getUTCMonth() < b.getUTCMonth() || (r.getUTCMonth() === b.getUTCMonth() && r.getUTCDate() < b.getUTCDate()))
     age--;
@@ -144,14 +144,14 @@ function makePlayer(
   pos: Pos,
   jersey: number,
   home: Country,
-  refMs: number,
+  seasonStartMs: number,
 ): DemoPlayer {
   // Roughly a quarter of a squad comes from abroad, as in most top divisions.
   const citizenship = rng.chance(0.27) ? rng.pick(COUNTRIES.filter((c) => c.name !== home.name)) : home;
   const { firstName, lastName } = personName(rng, citizenship.region);
-  // Birth dates hang off 1 January of the reference year, not the day itself, so a squad does not
-  // change from one day's sync to the next (ages are still exact on the reference day).
-  const anchor = Date.UTC(new Date(refMs).getUTCFullYear(), 0, 1);
+  // Birth dates hang off 1 January of the season's first year, so every season's squad is of
+  // plausible age; ages are as of the season's start and do not move while the season runs.
+  const anchor = Date.UTC(new Date(seasonStartMs).getUTCFullYear(), 0, 1);
   const birthMs = anchor - rng.int(17 * 365 + 30, 36 * 365) * 86_400_000;
   return {
     id: `${club.id}${String(n).padStart(2, '0')}`,
@@ -162,13 +162,13 @@ function makePlayer(
     shortName: `${firstName.charAt(0)}. ${lastName}`,
     jersey: String(jersey),
     pos,
-    age: ageOn(birthMs, refMs),
+    age: ageOn(birthMs, seasonStartMs),
     dateOfBirth: `${isoDay(birthMs)}T00:00Z`,
     citizenship,
   };
 }
 
-function makeSquad(rng: Rng, club: { id: string }, home: Country, refMs: number): DemoPlayer[] {
+function makeSquad(rng: Rng, club: { id: string }, home: Country, seasonStartMs: number): DemoPlayer[] {
   const counts: Array<[Pos, number]> = [
     ['G', 3],
     ['D', rng.int(7, 8)],
@@ -181,7 +181,7 @@ function makeSquad(rng: Rng, club: { id: string }, home: Country, refMs: number)
   for (const [pos, count] of counts) {
     for (let i = 0; i < count; i++) {
       const jersey = pos === 'G' ? gkNumbers[i]! : free.pop()!;
-      squad.push(makePlayer(rng, club, squad.length + 1, pos, jersey, home, refMs));
+      squad.push(makePlayer(rng, club, squad.length + 1, pos, jersey, home, seasonStartMs));
     }
   }
   return squad;
@@ -194,7 +194,7 @@ export interface LeagueClubs {
   officials: string[];
 }
 
-export function buildClubs(seed: number, ref: LeagueRef, leagueIndex: number, refMs: number): LeagueClubs {
+export function buildClubs(seed: number, ref: LeagueRef, leagueIndex: number, seasonStartMs: number): LeagueClubs {
   const region = LEAGUE_REGION[ref.slug] ?? 'en';
   const country = countryNamed(ref.country, region);
   const n = clubCount(ref.slug);
@@ -207,7 +207,7 @@ export function buildClubs(seed: number, ref: LeagueRef, leagueIndex: number, re
     const displayName = clubName(rng, region, town);
     const [color, alternateColor] = rng.shuffle([...PALETTE]).slice(0, 2) as [string, string];
     const clubRng = rngFor(seed, 'club', id);
-    const squad = makeSquad(clubRng, { id }, country, refMs);
+    const squad = makeSquad(clubRng, { id }, country, seasonStartMs);
     const coach = personName(clubRng, clubRng.chance(0.7) ? region : clubRng.pick(COUNTRIES).region);
     return {
       id,

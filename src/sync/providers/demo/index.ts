@@ -1,8 +1,9 @@
 /**
  * The deterministic demo provider: a synthetic ESPN. It answers with ESPN-shaped payloads that go
- * through the same mapping as real data. The season skeleton of a league (clubs, calendar,
- * results, table) is computed on first use; each payload is generated when it is asked for.
- * Everything follows from (seed, today, scale): no wall clock, no Math.random.
+ * through the same mapping as real data. The season of a league that contains the clock (clubs,
+ * calendar, results) is computed on first use; each payload is generated when it is asked for.
+ * The season follows from (seed, season, scale); the clock only decides how far it has got.
+ * No wall clock, no Math.random.
  */
 import { LEAGUES } from '../../../reference/leagues.js';
 import type { LeagueRef } from '../../../reference/leagues.js';
@@ -13,21 +14,29 @@ import type { MatchView } from './payloads-board.js';
 import { rosterPayload, standingsPayload, teamsPayload } from './payloads-clubs.js';
 import { playsPages } from './payloads-plays.js';
 import { summaryPayload } from './payloads-summary.js';
+import { seasonWindowAt } from './calendar.js';
+import { atClock } from './progress.js';
+import type { LeagueSeason } from './progress.js';
 import { buildSeason } from './season.js';
-import type { DemoMatch, LeagueSeason } from './season.js';
+import type { DemoMatch } from './season.js';
 import { clockAt, visibleEvents } from './match-clock.js';
 import { buildScript } from './timeline.js';
 import type { MatchScript } from './timeline.js';
 
+/** For `fds live`: the demo calendar's kickoff instants, to start a clock at a matchday's first kickoff. */
+export { demoKickoffs, nextMatchdayStart } from './calendar.js';
+
 export interface DemoOptions {
   seed: number;
-  /** Reference date, YYYYMMDD. */
-  today: string;
+  /** The clock: how far the seasons have got. Give this or `today`. */
+  now?: Date;
+  /** The clock as a date, YYYYMMDD, meaning 12:00 UTC that day. */
+  today?: string;
   /** Size multiplier (> 0): the number of matchdays scales with it. */
   scale: number;
 }
 
-/** The demo's "now": noon UTC on the reference date. The sync's clock for demo runs. */
+/** The clock `--today YYYYMMDD` stands for: noon UTC that day. */
 export function demoReferenceInstant(today: string): Date {
   const day = parseYmd(today);
   if (!day) throw new Error(`demo: today must be a valid YYYYMMDD date, got ${JSON.stringify(today)}`);
@@ -41,7 +50,10 @@ export function createDemoProvider(opts: DemoOptions): Provider {
   if (!Number.isSafeInteger(opts.seed)) throw new Error(`demo: seed must be an integer, got ${opts.seed}`);
   if (!(Number.isFinite(opts.scale) && opts.scale > 0))
     throw new Error(`demo: scale must be a number > 0, got ${opts.scale}`);
-  const refMs = demoReferenceInstant(opts.today).getTime();
+  if ((opts.now === undefined) === (opts.today === undefined))
+    throw new Error('demo: give the clock as exactly one of now and today');
+  const clockMs = opts.now ? opts.now.getTime() : demoReferenceInstant(opts.today!).getTime();
+  if (!Number.isFinite(clockMs)) throw new Error('demo: now must be a valid instant');
   const seasons = new Map<string, LeagueSeason>();
   const scripts = new Map<string, MatchScript>();
 
@@ -51,14 +63,16 @@ export function createDemoProvider(opts: DemoOptions): Provider {
     if (!s) {
       const found = leagueIndex.get(league);
       if (!found) return undefined;
-      s = buildSeason(opts.seed, found[0], found[1], refMs, opts.scale);
+      const [ref, index] = found;
+      const year = seasonWindowAt(ref, index, clockMs).year;
+      s = atClock(buildSeason(opts.seed, ref, index, year, opts.scale), clockMs);
       seasons.set(league, s);
     }
     return s;
   };
 
   const view = (s: LeagueSeason, m: DemoMatch): MatchView => {
-    const clock = clockAt(m, refMs);
+    const clock = clockAt(m, clockMs);
     if (clock.status === 'pre') return { m, clock, script: null, events: [] };
     let script = scripts.get(m.id);
     if (!script) {

@@ -1,7 +1,8 @@
 /** The scoreboard payload (site API `…/scoreboard?dates=`), and the match pieces the summary reuses. */
 import { rngFor } from './random.js';
-import type { DemoMatch, LeagueSeason } from './season.js';
-import { formBefore, formString } from './season.js';
+import type { DemoMatch } from './season.js';
+import type { LeagueSeason } from './progress.js';
+import { formString, recordString, resultsBefore } from './progress.js';
 import { boardTeam, isGoal, leagueObject, playClock, playType, statusObject, venueObject } from './shapes.js';
 import { teamTallies } from './stats.js';
 import type { TeamTally } from './stats.js';
@@ -28,12 +29,6 @@ export function attendance(s: LeagueSeason, v: MatchView): number {
   if (!started(v)) return 0;
   const rng = rngFor(s.seed, 'attendance', v.m.id);
   return Math.round(v.m.home.venue.capacity * (0.55 + 0.43 * rng.next()));
-}
-
-export function recordSummary(s: LeagueSeason, clubId: string, beforeMs: number): string {
-  const rs = (s.results.get(clubId) ?? []).filter((r) => r.kickoffMs < beforeMs);
-  const count = (x: string) => rs.filter((r) => r.result === x).length;
-  return `${count('W')}-${count('D')}-${count('L')}`;
 }
 
 function stat(name: string, abbreviation: string, value: number, display = String(value)) {
@@ -65,6 +60,7 @@ export function competitor(s: LeagueSeason, v: MatchView, side: Side) {
   const mine = side === 0 ? hg : ag;
   const theirs = side === 0 ? ag : hg;
   const tallies = started(v) ? teamTallies(v.events) : null;
+  const before = resultsBefore(s, club.id, v.m);
   const possession = v.script
     ? side === 0
       ? v.script.possession
@@ -77,12 +73,13 @@ export function competitor(s: LeagueSeason, v: MatchView, side: Side) {
     order: side,
     homeAway: side === 0 ? 'home' : 'away',
     winner: v.clock.status === 'full' && mine > theirs,
-    form: formString(formBefore(s, club.id, v.m.kickoffMs)),
+    // Form and record going into the match; a fixture further ahead than the club's next has none yet.
+    ...(before ? { form: formString(before) } : {}),
     // ESPN writes "0" before kickoff and for postponed matches; the status says whether it counts.
     score: String(mine),
-    records: [
-      { name: 'All Splits', abbreviation: 'Total', type: 'total', summary: recordSummary(s, club.id, v.m.kickoffMs) },
-    ],
+    records: before
+      ? [{ name: 'All Splits', abbreviation: 'Total', type: 'total', summary: recordString(before) }]
+      : [],
     team: boardTeam(club),
     statistics: tallies ? boardStats(tallies[side], possession, appearances(v, side)) : [],
   };

@@ -2,8 +2,8 @@
 import { started } from './payloads-board.js';
 import type { MatchView } from './payloads-board.js';
 import { rngFor } from './random.js';
-import type { LeagueSeason } from './season.js';
-import { formBefore } from './season.js';
+import type { LeagueSeason } from './progress.js';
+import { resultsBefore } from './progress.js';
 import { teamTallies } from './stats.js';
 import type { TeamTally } from './stats.js';
 import type { Side } from './timeline.js';
@@ -59,7 +59,8 @@ function formSide(s: LeagueSeason, v: MatchView, side: Side) {
     logo: c.logo,
   });
   // Most recent first, as ESPN lists them.
-  const events = formBefore(s, club.id, v.m.kickoffMs)
+  const events = (resultsBefore(s, club.id, v.m) ?? [])
+    .slice(-5)
     .reverse()
     .map((r) => {
       const m = r.match;

@@ -1,8 +1,8 @@
 /** League team list, club roster (with coach) and standings payloads. */
 import type { DemoClub } from './clubs.js';
 import { fullTeam, logos, positionObject, seasonObject } from './shapes.js';
-import type { LeagueSeason, TableRow } from './season.js';
-import { recordSummary } from './payloads-board.js';
+import type { LeagueSeason, TableRow } from './progress.js';
+import { recordString, resultsBy } from './progress.js';
 
 export function teamsPayload(s: LeagueSeason) {
   return {
@@ -35,7 +35,8 @@ const ordinalRank = (n: number) =>
 
 export function rosterPayload(s: LeagueSeason, club: DemoClub) {
   const row = s.table.find((r) => r.club.id === club.id)!;
-  const stamp = new Date(s.refMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // When the roster was asked for, as ESPN stamps it; the record and place below are as of then too.
+  const stamp = new Date(s.clockMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
     timestamp: stamp,
     status: 'success',
@@ -61,7 +62,7 @@ export function rosterPayload(s: LeagueSeason, club: DemoClub) {
     team: {
       ...fullTeam(club),
       logo: club.logo,
-      recordSummary: recordSummary(s, club.id, s.refMs),
+      recordSummary: recordString(resultsBy(s, club.id, s.clockMs)),
       seasonSummary: s.season.displayName,
       standingSummary: `${ordinalRank(row.rank)} in ${s.ref.name}`,
     },

@@ -3,7 +3,7 @@
  * play names its team and people only through `$ref` links; names live in the summary's lineups.
  */
 import type { MatchView } from './payloads-board.js';
-import type { LeagueSeason } from './season.js';
+import type { LeagueSeason } from './progress.js';
 import { CORE, SOURCE, athleteRef, isGoal, playClock, playId, playType, teamRef, wallclock } from './shapes.js';
 import { playTexts } from './texts.js';
 import type { MatchEvent } from './timeline.js';

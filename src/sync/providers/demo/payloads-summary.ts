@@ -5,7 +5,7 @@ import { BROADCASTS, attendance, competitor, details, odds, started } from './pa
 import type { MatchView } from './payloads-board.js';
 import { boxscore } from './payloads-boxscore.js';
 import { rngFor } from './random.js';
-import type { LeagueSeason } from './season.js';
+import type { LeagueSeason } from './progress.js';
 import {
   SOURCE,
   isGoal,
@@ -29,7 +29,8 @@ function headerCompetitor(s: LeagueSeason, v: MatchView, side: Side) {
   const total = Number(c.score);
   const linescores = !started(v) ? [] : v.clock.period === 1 ? [atHalf] : [atHalf, total - atHalf];
   // Points as they stood at kickoff, like the W-D-L record: a finished match's summary never changes.
-  const [w, d] = c.records[0]!.summary.split('-').map(Number) as [number, number];
+  const record = c.records[0]?.summary;
+  const [w, d] = (record?.split('-').map(Number) ?? []) as [number, number];
   const points = String(3 * w + d);
   return {
     id: c.id,
@@ -37,13 +38,15 @@ function headerCompetitor(s: LeagueSeason, v: MatchView, side: Side) {
     order: side,
     homeAway: c.homeAway,
     winner: c.winner,
-    team: { ...c.team, form: c.form },
+    team: { ...c.team, ...(c.form === undefined ? {} : { form: c.form }) },
     score: c.score,
     linescores: linescores.map((n) => ({ displayValue: String(n) })),
-    record: [
-      { type: 'total', summary: c.records[0]!.summary, displayValue: c.records[0]!.summary },
-      { type: 'points', summary: points, displayValue: points },
-    ],
+    record: record
+      ? [
+          { type: 'total', summary: record, displayValue: record },
+          { type: 'points', summary: points, displayValue: points },
+        ]
+      : [],
     possession: false,
   };
 }

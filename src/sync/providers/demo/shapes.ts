@@ -1,7 +1,8 @@
 /** ESPN shapes shared by several demo payloads: league and team objects, statuses, play clocks. */
 import { POSITIONS } from './clubs.js';
 import type { DemoClub, DemoPlayer } from './clubs.js';
-import type { DemoMatch, LeagueSeason } from './season.js';
+import type { DemoMatch } from './season.js';
+import type { LeagueSeason } from './progress.js';
 import type { MatchClock } from './match-clock.js';
 import type { Kind, MatchEvent } from './timeline.js';
 import { periodEnd } from './timeline.js';
@@ -154,7 +155,7 @@ export function statusObject(m: DemoMatch, clock: MatchClock) {
     detail,
     shortDetail,
   });
-  if (m.phase === 'postponed') {
+  if (m.postponed) {
     return {
       clock: 0,
       displayClock: "0'",

@@ -7,7 +7,7 @@
 import type { DemoClub, DemoPlayer, Pos } from './clubs.js';
 import type { Rng } from './random.js';
 import { rngFor } from './random.js';
-import type { DemoMatch, LeagueSeason } from './season.js';
+import type { DemoMatch, DemoSeason } from './season.js';
 
 export type Side = 0 | 1;
 export type Kind =
@@ -118,7 +118,7 @@ const FOULER: Record<Pos, number> = { G: 0.2, D: 3, M: 3, F: 2 };
 const DEFENDER: Record<Pos, number> = { G: 1, D: 5, M: 2, F: 1 };
 const CAUGHT: Record<Pos, number> = { G: 0, D: 0.3, M: 2, F: 5 };
 
-export function buildScript(season: LeagueSeason, m: DemoMatch): MatchScript {
+export function buildScript(season: DemoSeason, m: DemoMatch): MatchScript {
   const rng = rngFor(season.seed, 'match', m.id);
   const lineups: [Lineup, Lineup] = [pickLineup(rng, m.home, 0), pickLineup(rng, m.away, 1)];
   const raws: Raw[] = [];
