@@ -12,6 +12,7 @@ import { LeagueQueries } from './leagues.js';
 import { MatchQueries } from './matches.js';
 import { PlayQueries } from './plays.js';
 import { StandingsQueries } from './standings.js';
+import { SyncQueries } from './sync.js';
 import type { Coverage, StoreTotals } from './types.js';
 
 export interface StoreMeta {
@@ -26,6 +27,7 @@ export class StoreReader {
   readonly plays: PlayQueries;
   readonly clubs: ClubQueries;
   readonly standings: StandingsQueries;
+  readonly sync: SyncQueries;
   private readonly memo = new Map<string, unknown>();
   private dataVersion = -1;
   private readonly version;
@@ -41,6 +43,7 @@ export class StoreReader {
     this.plays = new PlayQueries(db);
     this.clubs = new ClubQueries(db);
     this.standings = new StandingsQueries(db);
+    this.sync = new SyncQueries(db);
     this.version = db.prepare('PRAGMA data_version').pluck();
     this.ping = db.prepare('SELECT COUNT(*) FROM store_meta').pluck();
   }
