@@ -40,6 +40,7 @@ export interface RenderDeps {
 }
 
 const EMPTY = Buffer.alloc(0);
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
 function errorResult(status: number, message: string): HandlerResult {
   return { status, body: { error: message } };
@@ -90,7 +91,12 @@ export function render(req: ApiRequest, deps: RenderDeps): ApiResponse {
   const { route, params } = matched;
   const result = resolve(route, params, req.rawQuery, deps);
   const status = result.status ?? 200;
-  return finish(req, status, { 'Cache-Control': cacheControl(route.cache, status, !!result.live) }, result.body);
+  const extra = { 'Cache-Control': cacheControl(route.cache, status, !!result.live) };
+  if (status === 200 && route.contentType) {
+    if (typeof result.body !== 'string') return finish(req, 500, NO_STORE, { error: 'Internal server error' });
+    return finish(req, status, extra, result.body, route.contentType);
+  }
+  return finish(req, status, extra, result.body);
 }
 
 function header(req: ApiRequest, name: string): string | string[] | undefined {
@@ -99,9 +105,16 @@ function header(req: ApiRequest, name: string): string | string[] | undefined {
   return key === undefined ? undefined : req.headers[key];
 }
 
-function finish(req: ApiRequest, status: number, extra: Record<string, string>, payload: unknown): ApiResponse {
-  const body = Buffer.from(JSON.stringify(payload), 'utf8');
-  const headers: Record<string, string> = { 'Content-Type': JSON_TYPE, ...extra, ...CORS };
+/** `contentType` given: `payload` is the body's text (a non-JSON route); otherwise it is serialized as JSON. */
+function finish(
+  req: ApiRequest,
+  status: number,
+  extra: Record<string, string>,
+  payload: unknown,
+  contentType?: string,
+): ApiResponse {
+  const body = Buffer.from(contentType ? (payload as string) : JSON.stringify(payload), 'utf8');
+  const headers: Record<string, string> = { 'Content-Type': contentType ?? JSON_TYPE, ...extra, ...CORS };
   if (status === 200) {
     headers.ETag = etagOf(body);
     if (ifNoneMatch(header(req, 'if-none-match'), headers.ETag)) {

@@ -29,6 +29,8 @@ import {
 } from './release.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, RulePlanner, checkBudget, checkFallback } from './rules.js';
 import type { RuleStats } from './rules.js';
+import { assetReleasePaths, copyAssets } from '../frontdoor/assets.js';
+import { ASSET_DIR, ASSET_HEADERS } from '../frontdoor/paths.js';
 
 export interface BuildOptions {
   db: string;
@@ -70,7 +72,8 @@ export class BuildError extends Error {
   }
 }
 
-const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE];
+/** Files beside the rendered ones; the front door's assets are copies of installed files. */
+const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE, ...assetReleasePaths()];
 const MAX_REPORTED_FAILURES = 20;
 
 /** Responses rendered for files must not depend on the time of the build: the clock is the store's. */
@@ -82,7 +85,7 @@ function snapshotClock(store: StoreReader): () => Date {
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
-  const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
+  const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES, assetReleasePaths().length);
   const concurrency = opts.concurrency ?? 16;
   const layout = releaseLayout(opts.out);
   const unlock = acquireLock(layout);
@@ -94,7 +97,9 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     temp = createTempRelease(layout);
     const placer = new FilePlacer(temp, previous, !opts.full);
     const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
-    const rules = new RulePlanner(`${temp}-rules`, budget, fallback);
+    const rules = new RulePlanner(`${temp}-rules`, budget, fallback, [
+      { dir: ASSET_DIR, files: assetReleasePaths(), headers: ASSET_HEADERS },
+    ]);
     const manifest = new LineWriter(path.join(temp, MANIFEST_FILE));
     const counts = { files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
     const failures: string[] = [];
@@ -160,6 +165,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       known.close();
     }
     const ruleStats = rules.finish(temp);
+    copyAssets(temp);
     if (counts.failed) {
       throw new BuildError(
         `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,

@@ -113,7 +113,8 @@ function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
   return {
     route,
     request,
-    file: fileFor(request.path, req.query),
+    // A route may name its own file outside the static prefix (`/` is the site's index.html).
+    file: route.staticFile ?? fileFor(request.path, req.query),
     keys: [key, ...aliases.map((a) => a.key)],
     aliases: aliases.map((a) => a.form),
     forms: [...spellings(request, req.params, key), ...aliases.flatMap((a) => spellings(a.form, a.params, a.key))],

@@ -18,6 +18,7 @@ import { readManifestSync } from './manifest.js';
 import { requestKey } from './request-key.js';
 import { MANIFEST_FILE } from './release.js';
 import { STATIC_PREFIX } from './plan.js';
+import { FRONT_DOOR_FILE } from '../frontdoor/paths.js';
 
 interface LoadedRelease {
   id: string;
@@ -28,9 +29,9 @@ interface LoadedRelease {
 
 const EMPTY = Buffer.alloc(0);
 
-/** Never read outside the release: manifest paths are plain relative paths under the static prefix. */
+/** Never read outside the release: manifest paths are plain relative paths under `_s/`, or the front door. */
 const safeFile = (file: string) =>
-  file.startsWith(`${STATIC_PREFIX}/`) &&
+  (file.startsWith(`${STATIC_PREFIX}/`) || file === FRONT_DOOR_FILE) &&
   !file.split('/').some((s) => s === '' || s === '.' || s === '..') &&
   !file.includes('\\');
 
