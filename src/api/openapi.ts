@@ -52,11 +52,13 @@ function operation(route: AnyRoute) {
     })),
   ];
   const json = (id: string) => ({ 'application/json': { schema: ref(id) } });
+  // A non-JSON route (the front door's HTML) is documented under its own media type.
+  const media = route.contentType?.split(';')[0];
   const responses: Record<string, unknown> = {
     200: {
       description: `OK. Cache-Control: ${describeCachePolicy(route.cache)}; strong ETag of the body.`,
       headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
-      content: json(schemaId),
+      content: media ? { [media]: { schema: ref(schemaId) } } : json(schemaId),
     },
     304: { description: 'Not modified: If-None-Match names the current ETag' },
   };
@@ -77,6 +79,11 @@ function operation(route: AnyRoute) {
   };
 }
 
+/**
+ * No `jsonSchemaDialect`: the default one (OpenAPI 3.1's base dialect, JSON Schema 2020-12 plus
+ * OpenAPI's keywords) fits the generated schemas, while naming plain 2020-12 makes Swagger UI, the
+ * front door's renderer, show a warning that it does not support it.
+ */
 export function buildOpenApi(routes: readonly AnyRoute[]): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const route of routes) paths[route.path.replace(/:(\w+)/g, '{$1}')] = { get: operation(route) };
@@ -90,7 +97,6 @@ export function buildOpenApi(routes: readonly AnyRoute[]): Record<string, unknow
         'Errors are `{"error": "<text>"}`; unknown paths are 404 `Route not found`; methods other than GET, HEAD and OPTIONS are 405. ' +
         'A repeated query parameter takes its last value, an empty value means "not given", unknown parameters are ignored.',
     },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     tags: [{ name: 'Football data' }, { name: 'Service' }],
     paths,
     components: { schemas: components() },

@@ -6,11 +6,11 @@
  */
 import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
-import { ALLOW, PREFLIGHT, cacheControl } from './headers.js';
+import { ALLOW, CORS, PREFLIGHT, cacheControl } from './headers.js';
 import type { Resolution, ResolvedRequest } from './resolve.js';
 import { resolve } from './resolve.js';
 import type { ApiResponse, RequestHead } from './respond.js';
-import { emptyResponse, errorResponse, jsonResponse } from './respond.js';
+import { emptyResponse, errorResponse, finishResponse, jsonResponse } from './respond.js';
 import type { HandlerResult } from './route.js';
 import { ApiError } from './route.js';
 import type { StoreProblem } from './vocab.js';
@@ -89,5 +89,10 @@ export function render(
       : answer(resolution.request, deps);
   const status = result.status ?? 200;
   const cache = cacheControl(resolution.route.cache, status, !!result.live);
-  return jsonResponse(req, status, { 'Cache-Control': cache }, result.body);
+  const contentType = resolution.route.contentType;
+  if (status !== 200 || !contentType) return jsonResponse(req, status, { 'Cache-Control': cache }, result.body);
+  // A non-JSON route (the front door): its handler's body is the text itself.
+  if (typeof result.body !== 'string') return errorResponse(req, 500, 'Internal server error');
+  const headers = { 'Content-Type': contentType, 'Cache-Control': cache, ...CORS };
+  return finishResponse(req, status, headers, Buffer.from(result.body, 'utf8'));
 }

@@ -207,3 +207,6 @@ export const HealthResponse = named(
 );
 
 export const OpenApiResponse = named('OpenApiDocument', z.looseObject({ openapi: z.string() }));
+
+/** The front door (`/`): an HTML page for people, served as text/html. */
+export const FrontDoorPage = named('FrontDoorPage', z.string());

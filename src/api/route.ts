@@ -68,6 +68,13 @@ export interface RouteDef<P, Q> {
   query: Fields<Q>;
   checks?: QueryCheck<Q>[];
   cache: CacheClass;
+  /**
+   * The 200 body's Content-Type when it is not JSON (the front door's HTML): the handler's body is
+   * then that text, sent as it is. Errors stay JSON.
+   */
+  contentType?: string;
+  /** Where the build puts this route's one pre-rendered file, when not under `_s/` (`/` is `index.html`). */
+  staticFile?: string;
   /** Zod schema of the 200 body (and of the 503 body, for health). */
   response: z.ZodType;
   /** Statuses other than 200 (and 304) the route answers with; errors have an `{error}` body, health's 503 its own. */

@@ -29,6 +29,9 @@ import { standings } from './handlers/standings.js';
 import { health } from './handlers/health.js';
 import { changes } from './handlers/changes.js';
 import { buildOpenApi } from './openapi.js';
+import { frontDoorData } from '../frontdoor/data.js';
+import { frontDoorPage } from '../frontdoor/page.js';
+import { FRONT_DOOR_FILE, HTML_TYPE } from '../frontdoor/paths.js';
 import * as R from './responses.js';
 import * as pre from './prerender.js';
 import { topic } from './reads.js';
@@ -255,6 +258,22 @@ export const ROUTES: readonly AnyRoute[] = [
     prerender: pre.once,
     // Only the code changes it, and another code version always builds in full.
     reads: () => [],
+  }),
+  defineRoute({
+    name: 'front-door',
+    path: '/',
+    summary: 'The front door: an HTML page with what the store holds, how fresh it is, and this reference',
+    tag: 'Service',
+    params: {},
+    query: {},
+    cache: 'list',
+    contentType: HTML_TYPE,
+    staticFile: FRONT_DOOR_FILE,
+    response: R.FrontDoorPage,
+    errors: [],
+    // The route table is passed in rather than imported by the page: it is this module.
+    handle: ({ store }) => ({ body: frontDoorPage(frontDoorData(store, ROUTES_BY_NAME)) }),
+    prerender: pre.once,
   }),
 ];
 

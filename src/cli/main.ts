@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** `fds`: the command line. Every command takes --db; failures print one line on stderr and exit non-zero. */
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { syncCommand } from './commands/sync.js';
 import { serveCommand } from './commands/serve.js';
@@ -10,11 +11,15 @@ import { StoreError } from '../store/db.js';
 
 export const DEFAULT_DB = 'data/football.sqlite';
 
+/** The package's version, from its package.json: two levels up from src/cli/ and from build/cli/ alike. */
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
 export function program(): Command {
   const cli = new Command('fds')
     .description(
       'Football Data Service: sync football data into SQLite, pre-render the JSON API for a CDN, serve the rest',
     )
+    .version(version, '-V, --version', 'print the version')
     .exitOverride();
   cli.addCommand(syncCommand());
   cli.addCommand(serveCommand());

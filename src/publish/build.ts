@@ -41,6 +41,8 @@ import {
 } from './release.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, RulePlanner, checkBudget, checkFallback } from './rules.js';
 import type { RuleStats } from './rules.js';
+import { assetReleasePaths, assetsVersion, copyAssets } from '../frontdoor/assets.js';
+import { ASSET_DIR, ASSET_HEADERS } from '../frontdoor/paths.js';
 
 export interface BuildOptions {
   /** The store to render from; the build reads it in one transaction and leaves it open. */
@@ -94,7 +96,8 @@ export class BuildError extends Error {
   }
 }
 
-const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE, BUILD_INFO_FILE];
+/** Files beside the rendered ones; the front door's assets are copies of installed files. */
+const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE, BUILD_INFO_FILE, ...assetReleasePaths()];
 const MAX_REPORTED_FAILURES = 20;
 
 /** Responses rendered for files must not depend on the time of the build: the clock is the store's. */
@@ -106,7 +109,7 @@ export function snapshotClock(store: StoreReader): Clock {
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
-  const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
+  const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES, assetReleasePaths().length);
   const fs = opts.fs ?? nodeFs;
   const layout = releaseLayout(opts.out, fs);
   const unlock = acquireLock(layout);
@@ -119,7 +122,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     // if a sync commits meanwhile (and the render core joins this transaction).
     store.db.exec('BEGIN');
     try {
-      const settings = { fallback, ruleBudget: budget };
+      const settings = { fallback, ruleBudget: budget, assets: assetsVersion() };
       const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };
       const before = readBuildInfo(previous);
       const same = JSON.stringify(before?.settings) === JSON.stringify(settings);
@@ -194,7 +197,9 @@ async function writeRelease(
   const reuse = !opts.full;
   const placer = new FilePlacer(temp, previous, reuse, fs);
   const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
-  const rules = new RulePlanner(`${temp}-rules`, budget, fallback, fs);
+  const rules = new RulePlanner(`${temp}-rules`, budget, fallback, fs, [
+    { dir: ASSET_DIR, files: assetReleasePaths(), headers: ASSET_HEADERS },
+  ]);
   const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs);
   const counts = { rendered: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
   const failures: string[] = [];
@@ -274,6 +279,7 @@ async function writeRelease(
     known.close();
   }
   const ruleStats = rules.finish(temp);
+  copyAssets(temp);
   if (counts.failed) {
     throw new BuildError(
       `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,

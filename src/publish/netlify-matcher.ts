@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { ASSET_DIR, FRONT_DOOR_FILE } from '../frontdoor/paths.js';
 
 interface RawMatcher {
   match(req: {
@@ -46,6 +47,10 @@ export function fallbackOf(rules: string): string {
   return to.replace(/\/:splat$/, '');
 }
 
+/** Rewrite targets that are files of the release: rendered ones, the front door and its assets. */
+const isReleaseFile = (to: string) =>
+  to.startsWith('/_s/') || to === `/${FRONT_DOOR_FILE}` || to.startsWith(`/${ASSET_DIR}/`);
+
 export async function loadMatcher(redirectsFile: string): Promise<NetlifyMatcher> {
   redirector ??= require('netlify-redirector') as Redirector;
   const rules = fs.readFileSync(redirectsFile, 'utf8');
@@ -65,7 +70,7 @@ export async function loadMatcher(redirectsFile: string): Promise<NetlifyMatcher
       const to = m.to;
       if (to === fallback || to.startsWith(`${fallback}/`) || to.startsWith(`${fallback}?`))
         return { kind: 'fallback', to, status: m.status };
-      if (to.startsWith('/_s/')) return { kind: 'file', file: to.slice(1).split('?')[0]!, status: m.status };
+      if (isReleaseFile(to)) return { kind: 'file', file: to.slice(1).split('?')[0]!, status: m.status };
       return { kind: 'other', to, status: m.status };
     },
   };

@@ -141,7 +141,8 @@ function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
     prerender: req,
     request,
     resolved: own,
-    file: fileFor(request.path, req.query),
+    // A route may name its own file outside the static prefix (`/` is the site's index.html).
+    file: route.staticFile ?? fileFor(request.path, req.query),
     keys: [own.key, ...aliases.map((a) => a.key)],
     aliases: aliases.map((a) => a.form),
     forms: [...spellings(request), ...aliases.flatMap((a) => spellings(a.form))],

@@ -11,6 +11,12 @@
  *   catch-all:         `/*` to the fallback, last.
  * Order: for k from the largest |S| down to 1, [literals with |C| = k] then [escapes with |S| = k];
  * then the literals without conditions; then the catch-all.
+ * Before all of them, outside the budget, the site's own files: the literal rules of files a route
+ * places at the root (`/ /index.html 200!`, the front door) and of the static files served as they
+ * are (`/_fd/frontdoor.js /_fd/frontdoor.js 200!`). Their paths belong to no route but their own and
+ * take no query parameters, so they shadow nothing, and being first no catch-all takes them. Static
+ * files get one rule each rather than a directory wildcard: any other path there is the fallback's
+ * (a 404 in the API's shape), never a rewrite to a missing file.
  *
  * WHY IT IS SOUND under Netlify's matching (research/cdn-serving.md §1.2–1.3: conditions match as a
  * subset, extra parameters are ignored, a key's last `key=value` occurrence counts, bare keys never
@@ -76,15 +82,18 @@ export function checkFallback(fallback: string): string {
   );
 }
 
-/** Rules that route to the fallback for the whole route table: the floor of any rule budget. */
+/** Rules that route to the fallback for the whole route table, and root files' rules: the floor of any budget. */
 export function fallbackRuleCount(routes: readonly AnyRoute[]): number {
-  return routes.reduce((n, r) => n + (1 << Object.keys(r.query).length) - 1, 0) + 1;
+  return routes.reduce((n, r) => n + (1 << Object.keys(r.query).length) - 1 + (r.staticFile ? 1 : 0), 0) + 1;
 }
 
-export function checkBudget(budget: number, routes: readonly AnyRoute[]): number {
-  const floor = fallbackRuleCount(routes);
+/** `staticFiles`: how many files of the release get a rule of their own (StaticFiles), also outside the budget. */
+export function checkBudget(budget: number, routes: readonly AnyRoute[], staticFiles = 0): number {
+  const floor = fallbackRuleCount(routes) + staticFiles;
   if (budget < floor)
-    throw new RuleError(`a rule budget of ${budget} cannot hold the ${floor} rules that route to the fallback`);
+    throw new RuleError(
+      `a rule budget of ${budget} cannot hold the ${floor} rules that route to the fallback or the site's own files`,
+    );
   return budget;
 }
 
@@ -106,9 +115,23 @@ function escapeRule(route: AnyRoute, keys: string[], fallback: string): string {
   return `${route.path} ${conds} ${to} 200!`;
 }
 
+function headerBlock(pathPattern: string, headers: Readonly<Record<string, string>>): string {
+  return `${pathPattern}\n${Object.entries(headers)
+    .map(([name, value]) => `  ${name}: ${value}\n`)
+    .join('')}`;
+}
+
 function literalRule(form: RequestForm, file: string): string {
   const conds = form.query.map(([k, v]) => ` ${k}=${v}`).join('');
   return `${form.path}${conds} /${file} 200!`;
+}
+
+/** Files of the release served as they are (the front door's assets), and the headers of their directory. */
+export interface StaticFiles {
+  dir: string;
+  /** Release-relative paths, all under `dir`. */
+  files: readonly string[];
+  headers: Readonly<Record<string, string>>;
 }
 
 interface Spooled {
@@ -127,18 +150,38 @@ export class RulePlanner {
   private readonly spools: LineWriter[];
   private readonly candidates = TIERS.map(() => 0);
   private readonly routes = new Map<string, AnyRoute>();
+  /** Rules and `_headers` blocks of files outside the static prefix (the front door): few, always written. */
+  private readonly pinned: string[] = [];
+  private readonly pinnedHeaders: string[] = [];
 
   constructor(
     private readonly workDir: string,
     private readonly budget: number,
     private readonly fallback: string,
     private readonly fs: OutputFs = nodeFs,
+    staticFiles: readonly StaticFiles[] = [],
   ) {
     this.fs.mkdirSync(workDir, { recursive: true });
     this.spools = TIERS.map((_, i) => new LineWriter(path.join(workDir, `tier-${i}.ndjson`), this.fs));
+    for (const { dir, files, headers } of staticFiles) {
+      for (const file of files) this.pinned.push(`/${file} /${file} 200!`);
+      this.pinnedHeaders.push(headerBlock(`/${dir}/*`, headers));
+    }
   }
 
-  add(planned: PlannedFile, headers: { etag: string; cacheControl: string }): void {
+  add(planned: PlannedFile, headers: { etag: string; cacheControl: string; contentType: string }): void {
+    if (!planned.file.startsWith(`${STATIC_PREFIX}/`)) {
+      for (const form of planned.forms) this.pinned.push(literalRule(form, planned.file));
+      this.pinnedHeaders.push(
+        headerBlock(`/${planned.file}`, {
+          'Content-Type': headers.contentType,
+          ...CORS,
+          ETag: headers.etag,
+          'Cache-Control': headers.cacheControl,
+        }),
+      );
+      return;
+    }
     const rank = new Map<string, number>();
     for (const form of planned.forms) {
       const r = rank.get(form.route.name) ?? 0;
@@ -171,8 +214,8 @@ export class RulePlanner {
         rule: escapeRule(route, keys, this.fallback),
       })),
     );
-    // checkBudget() made room for the escapes of every route, so this is never negative.
-    const room = this.budget - escapes.length - 1;
+    // checkBudget() made room for the escapes of every route and the site's own files.
+    const room = this.budget - escapes.length - 1 - this.pinned.length;
     const maxK = Math.max(0, ...escapes.map((e) => e.k));
     const groups = Array.from(
       { length: maxK + 1 },
@@ -181,6 +224,7 @@ export class RulePlanner {
     const headers = new LineWriter(path.join(dir, '_headers'), this.fs);
     headers.write(`/${STATIC_PREFIX}/*\n  Content-Type: ${JSON_TYPE}\n`);
     for (const [name, value] of Object.entries(CORS)) headers.write(`  ${name}: ${value}\n`);
+    for (const block of this.pinnedHeaders) headers.write(block);
     const withHeaders = new Set<string>();
     const admitted = TIERS.map(() => 0);
     let literals = 0;
@@ -203,6 +247,7 @@ export class RulePlanner {
     const out = new LineWriter(path.join(dir, '_redirects'), this.fs);
     out.write('# Generated by `fds build`. Literal rules serve pre-rendered files for exact requests; every other\n');
     out.write('# request reaches the fallback. Order matters (see src/publish/rules.ts for why this is sound).\n');
+    for (const rule of this.pinned) out.write(`${rule}\n`);
     for (let k = maxK; k >= 0; k--) {
       for (const line of linesSync(path.join(this.workDir, `k-${k}.txt`), this.fs)) out.write(`${line}\n`);
       for (const e of escapes) if (e.k === k) out.write(`${e.rule}\n`);
@@ -211,8 +256,8 @@ export class RulePlanner {
     out.close();
     this.fs.rmSync(this.workDir, { recursive: true, force: true });
     return {
-      total: literals + escapes.length + 1,
-      literals,
+      total: this.pinned.length + literals + escapes.length + 1,
+      literals: this.pinned.length + literals,
       escapes: escapes.length,
       budget: this.budget,
       tiers: TIERS.map((tier, i) => ({ tier, candidates: this.candidates[i]!, admitted: admitted[i]! })),

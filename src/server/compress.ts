@@ -22,7 +22,8 @@ export function negotiate(acceptEncoding: string | string[] | undefined): 'br' |
 }
 
 export function compressible(body: Buffer, headers: Record<string, string>): boolean {
-  return body.length >= MIN_BYTES && (headers['Content-Type'] ?? '').startsWith('application/json');
+  const type = headers['Content-Type'] ?? '';
+  return body.length >= MIN_BYTES && (type.startsWith('application/json') || type.startsWith('text/html'));
 }
 
 export function compress(body: Buffer, coding: 'br' | 'gzip'): Buffer {

@@ -20,6 +20,7 @@ import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
 import type { StaticLookup } from './static-lookup.js';
 import { NO_STATIC_BUILD } from './static-lookup.js';
 import { StoreSource } from './store-source.js';
+import { AssetServer } from '../frontdoor/serve-assets.js';
 
 export interface ServerOptions {
   storeFile: string;
@@ -35,6 +36,8 @@ export interface ServerOptions {
   storeRetryMs?: number;
   /** How long in-flight requests get to finish on shutdown before connections are cut. */
   shutdownGraceMs?: number;
+  /** The front door's static assets (default: the installed files, for a server without a build). */
+  assets?: AssetServer;
 }
 
 export interface ApiServer {
@@ -79,8 +82,17 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   const log = opts.log === undefined ? (line: string) => process.stdout.write(`${line}\n`) : opts.log;
   const startedAt = performance.now();
   const uptime = () => Math.round((performance.now() - startedAt) / 10) / 100;
+  const assets = opts.assets ?? new AssetServer(null);
 
-  function answer(req: http.IncomingMessage): { response: ApiResponse; source: string } {
+  /**
+   * `response: null`: a front-door asset, streamed from its file by `assets` once the rate limit let
+   * it through (with `headers` added).
+   */
+  function answer(req: http.IncomingMessage): {
+    response: ApiResponse | null;
+    source: string;
+    headers?: Record<string, string>;
+  } {
     const head = { method: req.method ?? 'GET', headers: req.headers };
     const target = splitTarget(req.url);
     if (!target) return { response: errorResponse(head, 400, 'Malformed request URL'), source: 'server' };
@@ -88,6 +100,9 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     if (rate && !rate.allowed) {
       const response = errorResponse(head, 429, 'Too many requests, please try again later.', rate.headers);
       return { response, source: 'server' };
+    }
+    if ((req.method === 'GET' || req.method === 'HEAD') && assets.handles(target.path)) {
+      return { response: null, source: 'asset', headers: rate?.headers };
     }
     const apiReq: ApiRequest = { ...head, path: target.path, rawQuery: target.rawQuery };
     const resolution = resolve(target.path, target.rawQuery);
@@ -120,12 +135,56 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     }
   }
 
+  function logRequest(req: http.IncomingMessage, status: number, bytes: number, started: number, source: string) {
+    log?.(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        method: req.method,
+        url: (req.url ?? '').slice(0, 2048),
+        status,
+        bytes,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        ip: clientIp(req, !!opts.trustProxy),
+        source,
+      }),
+    );
+  }
+
+  /** `headers`: what the rate limiter adds; serve-handler's own headers join them. */
+  function serveAsset(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    headers: Record<string, string> | undefined,
+    started: number,
+  ): void {
+    for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+    res.on('finish', () =>
+      logRequest(
+        req,
+        res.statusCode,
+        req.method === 'HEAD' ? 0 : Number(res.getHeader('Content-Length') ?? 0),
+        started,
+        'asset',
+      ),
+    );
+    assets.serve(req, res).catch(() => {
+      if (res.headersSent) res.destroy();
+      else {
+        const failed = errorResponse({ method: 'GET', headers: {} }, 500, 'Internal server error');
+        encode(req, failed);
+        res.writeHead(failed.status, failed.headers).end(failed.body);
+      }
+    });
+  }
+
   const server = http.createServer((req, res) => {
     const started = performance.now();
-    let response: ApiResponse;
+    let response: ApiResponse | null;
     let source = 'dynamic';
     try {
-      ({ response, source } = answer(req));
+      let headers: Record<string, string> | undefined;
+      ({ response, source, headers } = answer(req));
+      if (response === null) return serveAsset(req, res, headers, started);
       encode(req, response);
     } catch {
       response = errorResponse({ method: req.method ?? 'GET', headers: {} }, 500, 'Internal server error');
@@ -133,18 +192,7 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     }
     res.writeHead(response.status, response.headers);
     res.end(response.sendBody ? response.body : undefined);
-    log?.(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        method: req.method,
-        url: (req.url ?? '').slice(0, 2048),
-        status: response.status,
-        bytes: response.sendBody ? response.body.length : 0,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        ip: clientIp(req, !!opts.trustProxy),
-        source,
-      }),
-    );
+    logRequest(req, response.status, response.sendBody ? response.body.length : 0, started, source);
   });
 
   // Requests the HTTP parser rejects (bad request line, oversized headers) still get a JSON answer.

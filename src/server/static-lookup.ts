@@ -30,6 +30,7 @@ export const NO_STATIC_BUILD: StaticLookup = {
   lookup: () => null,
   description: 'no build: every request is rendered dynamically',
 };
+import { FRONT_DOOR_FILE } from '../frontdoor/paths.js';
 
 interface LoadedRelease {
   id: string;
@@ -38,9 +39,9 @@ interface LoadedRelease {
   files: number;
 }
 
-/** Never read outside the release: manifest paths are plain relative paths under the static prefix. */
+/** Never read outside the release: manifest paths are plain relative paths under `_s/`, or the front door. */
 const safeFile = (file: string) =>
-  file.startsWith(`${STATIC_PREFIX}/`) &&
+  (file.startsWith(`${STATIC_PREFIX}/`) || file === FRONT_DOOR_FILE) &&
   !file.split('/').some((s) => s === '' || s === '.' || s === '..') &&
   !file.includes('\\');
 

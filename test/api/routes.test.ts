@@ -241,7 +241,9 @@ describe('route table', () => {
     for (const { route, url } of prerendered(store)) {
       const res = renderUrl(store, clock, url);
       expect(res.status, url).toBe(200);
-      expect(schemaErrors(responseComponent(url.split('?')[0]!), JSON.parse(res.body.toString())), url).toEqual([]);
+      expect(res.headers['Content-Type'], url).toBe(route.contentType ?? 'application/json; charset=utf-8');
+      const body = route.contentType ? res.body.toString() : JSON.parse(res.body.toString());
+      expect(schemaErrors(responseComponent(url.split('?')[0]!), body), url).toEqual([]);
       byRoute.set(route.name, (byRoute.get(route.name) ?? 0) + 1);
       n++;
     }

@@ -26,6 +26,16 @@ describe('fds command line', () => {
     expect(sync.stdout).toMatch(/--db <path>/);
   });
 
+  it('prints the package version for --version and -V', async () => {
+    const fs = await import('node:fs');
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const r = fds(flag);
+      expect(r.code, flag).toBe(0);
+      expect(r.stdout, flag).toBe(`${version}\n`);
+    }
+  });
+
   it('syncs recorded files and prints a one-line summary', () => {
     const db = path.join(tempDir(), 'x.sqlite');
     const r = fds('sync', '--provider', 'files', '--source', RECORDED, '--db', db);

@@ -3,6 +3,7 @@
  * the concurrency, or whether the build was incremental or full.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ASSET_FILES } from '../../src/frontdoor/paths.js';
 import { buildInto, demoStore, treeState } from './helpers.js';
 
 const contents = (out: string) => Object.fromEntries([...treeState(out)].map(([file, s]) => [file, s.sha]));
@@ -19,7 +20,8 @@ describe('reproducible build', () => {
     const b = await buildInto(db, undefined, { workers: 2 });
     expect(a.out).not.toBe(b.out);
     expect([a.summary.workers, b.summary.workers]).toEqual([0, 2]);
-    expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 4);
+    // The rendered files, _redirects, _headers, the manifest, build.json, and the front door's assets.
+    expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 4 + ASSET_FILES.length);
     expect(contents(b.out)).toEqual(contents(a.out));
   });
 

@@ -7,6 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApiStore } from '../api/helpers/api-store.js';
 import { rawRequest } from '../api/helpers/targets.js';
 import { ROOT, tempDir } from '../helpers/store.js';
+import { buildInto } from '../publish/helpers.js';
 
 const CLI = [process.execPath, '--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')] as const;
 
@@ -32,6 +33,8 @@ function serve(...args: string[]): Promise<Served> {
     child.stderr.on('data', (d: Buffer) => lines.push(`stderr: ${d.toString()}`));
     readline.createInterface({ input: child.stdout }).on('line', (line) => {
       lines.push(line);
+      // The log is JSON lines; --welcome adds plain text for a person after the `listening` line.
+      if (!line.startsWith('{')) return;
       const msg = JSON.parse(line) as { event?: string; url?: string };
       if (msg.event === 'listening') {
         clearTimeout(timer);
@@ -73,6 +76,24 @@ describe('fds serve', () => {
       ['/health', 200],
     ]);
     expect(events.at(-1)).toMatchObject({ event: 'shutdown', signal: 'SIGTERM' });
+  });
+
+  it('with --welcome, prints for a person where to point a browser and three requests that answer 200', async () => {
+    const { out } = await buildInto(store);
+    const s = await serve('--db', store, '--dir', out, '--welcome');
+    const origin = `http://127.0.0.1:${s.port}`;
+    await expect.poll(() => s.lines.filter((l) => l.startsWith('  curl ')).length).toBe(3);
+    expect(s.lines).toContain(`Football Data Service is up: open ${origin}/ in a browser.`);
+    const examples = s.lines
+      .filter((l) => l.startsWith('  curl '))
+      .map((l) => /^ {2}curl '([^']+)' {4}# \S/.exec(l)?.[1]);
+    expect(examples.every((u) => u?.startsWith(`${origin}/`))).toBe(true);
+    for (const url of examples) {
+      const res = await rawRequest(s.port, 'GET', url!.slice(origin.length));
+      expect(res.status, url).toBe(200);
+    }
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
   });
 
   it('starts without a readable store and reports it through health', async () => {

@@ -3,6 +3,10 @@ import { createApiServer } from '../../server/http.js';
 import { DEFAULT_RATE_LIMITS } from '../../server/rate-limit.js';
 import { StaticBuild } from '../../server/static-lookup.js';
 import { UsageError, parsePositiveInt } from '../errors.js';
+import { AssetServer } from '../../frontdoor/serve-assets.js';
+import { ROUTES_BY_NAME } from '../../api/routes.js';
+import { basicExamples, exampleRequests } from '../../frontdoor/examples.js';
+import type { StoreReader } from '../../store/read/reader.js';
 
 interface ServeFlags {
   db: string;
@@ -13,12 +17,31 @@ interface ServeFlags {
   rateLimit: number;
   rateLimitOther: number;
   rateLimiting: boolean;
+  welcome: boolean;
 }
 
 function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535)
     throw new UsageError(`--port must be 0–65535, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/** For a person at a terminal: where to point a browser, and three requests that answer with data. */
+export function welcome(origin: string, store: StoreReader | null): string {
+  let examples = basicExamples(ROUTES_BY_NAME);
+  try {
+    if (store) examples = store.read(() => exampleRequests(store, ROUTES_BY_NAME));
+  } catch {
+    // An unreadable store still gets a welcome; health will say what is wrong with it.
+  }
+  const shown = origin.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//localhost:');
+  return [
+    '',
+    `Football Data Service is up: open ${shown}/ in a browser.`,
+    'Three requests to try:',
+    ...examples.map((e) => `  curl '${shown}${e.url}'    # ${e.description}`),
+    '',
+  ].join('\n');
 }
 
 export function serveCommand(): Command {
@@ -43,12 +66,14 @@ export function serveCommand(): Command {
       DEFAULT_RATE_LIMITS.other,
     )
     .option('--no-rate-limiting', 'turn rate limiting off')
+    .option('--welcome', 'once listening, print the address and three requests to try (for a person; npm start)', false)
     .action(async function (this: Command) {
       const f = this.opts<ServeFlags>();
       const staticLookup = new StaticBuild(f.dir);
       const api = createApiServer({
         storeFile: f.db,
         staticLookup,
+        assets: new AssetServer(f.dir),
         trustProxy: f.trustProxy,
         rateLimit: f.rateLimiting
           ? { api: f.rateLimit, other: f.rateLimitOther, windowMs: DEFAULT_RATE_LIMITS.windowMs }
@@ -67,6 +92,7 @@ export function serveCommand(): Command {
           static: staticLookup.description,
         })}\n`,
       );
+      if (f.welcome) process.stdout.write(welcome(`http://${host}:${address.port}`, api.store.get()));
       await new Promise<void>((resolve) => {
         const stop = (signal: NodeJS.Signals) => {
           process.off('SIGTERM', stop);

@@ -12,6 +12,7 @@ import { MatchQueries } from './matches.js';
 import { PlayQueries } from './plays.js';
 import { StandingsQueries } from './standings.js';
 import { SnapshotQueries } from '../snapshots.js';
+import { SyncQueries } from './sync.js';
 import type { Coverage, StoreTotals } from './types.js';
 
 export interface StoreMeta {
@@ -27,6 +28,7 @@ export class StoreReader {
   readonly clubs: ClubQueries;
   readonly standings: StandingsQueries;
   readonly snapshots: SnapshotQueries;
+  readonly sync: SyncQueries;
   private readonly memo = new Map<string, unknown>();
   private dataVersion = -1;
   private readonly version;
@@ -43,6 +45,7 @@ export class StoreReader {
     this.clubs = new ClubQueries(db);
     this.standings = new StandingsQueries(db);
     this.snapshots = new SnapshotQueries(db);
+    this.sync = new SyncQueries(db);
     this.version = db.prepare('PRAGMA data_version').pluck();
     this.ping = db.prepare('SELECT COUNT(*) FROM store_meta').pluck();
   }
