@@ -95,8 +95,8 @@ describe('a demo store (one league)', () => {
     const { createDemoProvider, demoReferenceInstant } = await import('../../src/sync/providers/demo/index.js');
     const file = path.join(tempDir('fds-demo-'), 'demo.sqlite');
     const db = openStore(file);
-    const instant = demoReferenceInstant('20261122');
-    await runSync(db, createDemoProvider({ seed: 7, today: '20261122', scale: 1 }), {
+    const instant = demoReferenceInstant('20260321');
+    await runSync(db, createDemoProvider({ seed: 7, today: '20260321', scale: 1 }), {
       leagues: ['eng.1'],
       concurrency: 8,
       clock: () => instant,

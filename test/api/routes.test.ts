@@ -169,6 +169,7 @@ describe('route table', () => {
       '/get/soccer/{league}/clubs/{clubId}': ['path:league', 'path:clubId'],
       '/get/soccer/{league}/standings': ['path:league', 'query:season'],
       '/get/soccer/changes': ['query:since'],
+      '/': [],
       '/health': [],
       '/api/health': [],
       '/openapi.json': [],
@@ -209,9 +210,13 @@ describe('route table', () => {
       const url = template.replace(/\{([^}]*)\}/g, (_, name: string) => SAMPLE[name]!) + (query ? `?${query}` : '');
       const res = renderUrl(store, clock, url);
       expect(res.status, `${url}: ${res.body.toString().slice(0, 200)}`).toBe(200);
-      const ref = op.responses['200']?.content?.['application/json']?.schema.$ref ?? '';
+      // JSON, or the one other media type documented for the route (the front door's HTML).
+      const [media, content] = Object.entries(op.responses['200']?.content ?? {})[0] ?? [];
+      expect(res.headers['Content-Type'], url).toBe(`${media}; charset=utf-8`);
+      const ref = content?.schema.$ref ?? '';
       expect(ref, template).toMatch(/^#\/components\/schemas\/\w+$/);
-      expect(schemaErrors(ref.split('/').at(-1)!, JSON.parse(res.body.toString())), url).toEqual([]);
+      const body = media === 'application/json' ? JSON.parse(res.body.toString()) : res.body.toString();
+      expect(schemaErrors(ref.split('/').at(-1)!, body), url).toEqual([]);
     }
   });
 

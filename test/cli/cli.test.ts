@@ -119,7 +119,7 @@ describe('fds command line', () => {
     it('refuses both, a zone-less or unreal instant and an unreal date, before creating a store', () => {
       const both = demo('--today', '20260321', '--now', '2026-03-21T12:00:00Z');
       expect([both.code, both.stderr]).toEqual([
-        1,
+        2,
         'fds: --now and --today both set the demo clock: give one of them\n',
       ]);
       for (const bad of ['2026-03-21T12:00:00', '2026-02-30T12:00:00Z', 'yesterday', '2026-03-21']) {

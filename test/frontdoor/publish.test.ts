@@ -125,6 +125,11 @@ describe('the published front door', () => {
     const old = path.join(currentRelease(first.out)!, '_fd', 'swagger-ui.css');
     fs.rmSync(old);
     fs.writeFileSync(old, '/* the previous version */');
+    // …and the published build says it was made with those assets.
+    const info = path.join(currentRelease(first.out)!, 'build.json');
+    const recorded = JSON.parse(fs.readFileSync(info, 'utf8'));
+    fs.rmSync(info);
+    fs.writeFileSync(info, JSON.stringify({ ...recorded, settings: { ...recorded.settings, assets: 'previous' } }));
     const again = await buildInto(storeFile, first.out);
     expect(again.summary.published).toBe(true);
     const now = path.join(currentRelease(first.out)!, '_fd', 'swagger-ui.css');
