@@ -11,13 +11,12 @@ import { STATIC_PREFIX } from '../publish/plan.js';
 import { MANIFEST_FILE } from '../publish/release.js';
 import { linesSync } from '../util/lines.js';
 
-/** Never read outside the release: manifest paths are plain relative paths under the static prefix. */
-const safeFile = (file: unknown): file is string =>
-  typeof file === 'string' &&
-  file.startsWith(`${STATIC_PREFIX}/`) &&
-  !file.split('/').some((s) => s === '' || s === '.' || s === '..') &&
-  !file.includes('\\') &&
-  !file.includes('\0');
+/**
+ * Never read outside the release: manifest paths are plain relative paths under the static prefix,
+ * every segment non-empty and neither `.` nor `..`, with no backslash or NUL.
+ */
+const SAFE_FILE = new RegExp(`^${STATIC_PREFIX}(?:/(?!\\.\\.?(?:/|$))[^/\\\\\\0]+)+$`);
+const safeFile = (file: unknown): file is string => typeof file === 'string' && SAFE_FILE.test(file);
 
 /** Values that can go into a response header as they are (a damaged manifest must not make a 500). */
 const headerSafe = (v: unknown): v is string => typeof v === 'string' && /^[\x20-\x7e]*$/.test(v);
@@ -40,17 +39,24 @@ export class ReleaseIndex {
       if (!line) continue;
       const e = JSON.parse(line) as Partial<ManifestEntry>;
       if (e.status !== 200 || !safeFile(e.file) || !etagSafe(e.etag) || !Array.isArray(e.keys)) continue;
-      if (!headerSafe(e.contentType) || !headerSafe(e.cacheControl)) continue;
       if (!Number.isSafeInteger(e.bytes) || (e.bytes as number) < 0) continue;
       const set = `${e.contentType}\n${e.cacheControl}`;
       let headerId = interned.get(set);
       if (headerId === undefined) {
-        headerId = index.headerSets.length;
+        // Checked once per distinct set: -1 marks one that cannot be sent.
+        const safe = headerSafe(e.contentType) && headerSafe(e.cacheControl);
+        headerId = safe ? index.headerSets.length : -1;
         interned.set(set, headerId);
-        index.headerSets.push(
-          Object.freeze({ 'Content-Type': e.contentType, 'Cache-Control': e.cacheControl, ...CORS }),
-        );
+        if (safe)
+          index.headerSets.push(
+            Object.freeze({
+              'Content-Type': e.contentType as string,
+              'Cache-Control': e.cacheControl as string,
+              ...CORS,
+            }),
+          );
       }
+      if (headerId < 0) continue;
       const n = index.paths.length;
       index.paths.push(e.file);
       index.etags.push(e.etag);
