@@ -179,6 +179,7 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
       }
       if (!failed) opts.onItem?.(false);
     }
+    local.close();
     return {
       release,
       files,

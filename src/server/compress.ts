@@ -3,10 +3,9 @@ import zlib from 'node:zlib';
 
 const MIN_BYTES = 1024;
 
-/** The best coding the client accepts with q > 0: br, then gzip, else none. */
-export function negotiate(acceptEncoding: string | string[] | undefined): 'br' | 'gzip' | null {
-  if (!acceptEncoding) return null;
-  const value = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
+export type Coding = 'br' | 'gzip';
+
+function parseAcceptEncoding(value: string): Coding | null {
   const q = new Map<string, number>();
   for (const part of value.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -21,12 +20,35 @@ export function negotiate(acceptEncoding: string | string[] | undefined): 'br' |
   return null;
 }
 
-export function compressible(body: Buffer, headers: Record<string, string>): boolean {
-  const type = headers['Content-Type'] ?? '';
-  return body.length >= MIN_BYTES && (type.startsWith('application/json') || type.startsWith('text/html'));
+/** Clients send few distinct Accept-Encoding values; remembering short ones spares parsing every request. */
+const remembered = new Map<string, Coding | null>();
+
+/** The best coding the client accepts with q > 0: br, then gzip, else none. */
+export function negotiate(acceptEncoding: string | string[] | undefined): Coding | null {
+  if (!acceptEncoding) return null;
+  const value = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
+  let coding = remembered.get(value);
+  if (coding === undefined) {
+    coding = parseAcceptEncoding(value);
+    if (value.length <= 200) {
+      if (remembered.size >= 256) remembered.clear();
+      remembered.set(value, coding);
+    }
+  }
+  return coding;
 }
 
-export function compress(body: Buffer, coding: 'br' | 'gzip'): Buffer {
+/** Worth compressing: JSON or HTML (the front door) of at least a kilobyte. */
+export function compressibleSize(bytes: number, contentType: string | undefined): boolean {
+  const type = contentType ?? '';
+  return bytes >= MIN_BYTES && (type.startsWith('application/json') || type.startsWith('text/html'));
+}
+
+export function compressible(body: Buffer, headers: Record<string, string>): boolean {
+  return compressibleSize(body.length, headers['Content-Type']);
+}
+
+export function compress(body: Buffer, coding: Coding): Buffer {
   if (coding === 'gzip') return zlib.gzipSync(body, { level: 6 });
   // Quality 5: within a few per cent of the maximum ratio on JSON at a small fraction of the cost.
   return zlib.brotliCompressSync(body, {

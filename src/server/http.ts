@@ -14,6 +14,7 @@ import type { ApiResponse } from '../api/respond.js';
 import { errorResponse } from '../api/respond.js';
 import type { Clock } from '../util/time.js';
 import { systemClock } from '../util/time.js';
+import { bufferedLines } from './access-log.js';
 import { compress, compressible, negotiate } from './compress.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
@@ -79,7 +80,8 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   const store = new StoreSource(opts.storeFile, opts.storeRetryMs);
   const lookup = opts.staticLookup ?? NO_STATIC_BUILD;
   const limiter = opts.rateLimit === null ? null : new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMITS);
-  const log = opts.log === undefined ? (line: string) => process.stdout.write(`${line}\n`) : opts.log;
+  const sink = opts.log === undefined ? bufferedLines() : null;
+  const log = sink ? sink.write : opts.log;
   const startedAt = performance.now();
   const uptime = () => Math.round((performance.now() - startedAt) / 10) / 100;
   const assets = opts.assets ?? new AssetServer(null);
@@ -122,7 +124,8 @@ export function createApiServer(opts: ServerOptions): ApiServer {
 
   /** Compression, and the one header that belongs to the transport: the length of what is sent. */
   function encode(req: http.IncomingMessage, response: ApiResponse): void {
-    if (compressible(response.body, response.headers)) {
+    // A static file's stored variant is already in the coding the lookup negotiated.
+    if (!response.headers['Content-Encoding'] && compressible(response.body, response.headers)) {
       response.headers.Vary = 'Accept-Encoding';
       const coding = negotiate(req.headers['accept-encoding']);
       if (coding) {
@@ -226,8 +229,10 @@ export function createApiServer(opts: ServerOptions): ApiServer {
       return new Promise((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
         force.unref();
+        lookup.close?.();
         server.close(() => {
           clearTimeout(force);
+          sink?.flush();
           store.close();
           resolve();
         });

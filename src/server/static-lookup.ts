@@ -4,89 +4,111 @@
  * the key is what the handler sees, so the file is exactly the dynamic answer. Headers come from
  * the manifest, not from the file system, and the response is finished as the render core's is.
  *
- * Each request resolves the published release once (`dist` is a symlink swapped atomically) and
- * reads both the manifest entry and the file from that release, so a response never mixes two
- * builds; a newly published release is noticed on the next request, without a restart.
+ * `dist` is a symlink swapped atomically. The lookup holds the release it last resolved (its
+ * directory and a compact index of its manifest) and looks again when the release may have changed
+ * (release-watch.ts); each answer takes its headers and bytes from that one release, so a response
+ * never mixes two builds, and a newly published release is picked up without a restart.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORS } from '../api/headers.js';
 import type { ApiRequest } from '../api/render.js';
 import type { Resolution } from '../api/resolve.js';
 import type { ApiResponse } from '../api/respond.js';
-import { finishResponse } from '../api/respond.js';
-import type { ManifestEntry } from '../publish/manifest.js';
-import { readManifestSync } from '../publish/manifest.js';
-import { STATIC_PREFIX } from '../publish/plan.js';
+import { finishResponse, requestHeader } from '../api/respond.js';
 import { MANIFEST_FILE } from '../publish/release.js';
+import { compressibleSize, negotiate } from './compress.js';
+import { FileBodies } from './file-bodies.js';
+import { ReleaseIndex } from './release-index.js';
+import { ReleaseWatch } from './release-watch.js';
 
 export interface StaticLookup {
-  /** A pre-rendered answer for exactly this (already resolved) request, or null to render it. */
+  /**
+   * A pre-rendered answer for exactly this (already resolved) request, or null to render it. An
+   * answer with `Content-Encoding` was negotiated here (its body is in that coding, with `Vary`);
+   * any other is the plain entity, which the transport may still compress.
+   */
   lookup(req: ApiRequest, resolution: Resolution): ApiResponse | null;
   readonly description: string;
+  /** Stop watching for new releases. */
+  close?(): void;
 }
 
 export const NO_STATIC_BUILD: StaticLookup = {
   lookup: () => null,
   description: 'no build: every request is rendered dynamically',
 };
-import { FRONT_DOOR_FILE } from '../frontdoor/paths.js';
 
-interface LoadedRelease {
-  id: string;
-  dir: string;
-  index: Map<string, ManifestEntry>;
-  files: number;
+export interface StaticBuildOptions {
+  /** Memory for file bodies and their compressed variants (default 64 MiB; 0 reads every file). */
+  cacheBytes?: number;
+  /** How often to look at `dir` again when no change was heard of (default 1 s). */
+  recheckMs?: number;
 }
 
-/** Never read outside the release: manifest paths are plain relative paths under `_s/`, or the front door. */
-const safeFile = (file: string) =>
-  (file.startsWith(`${STATIC_PREFIX}/`) || file === FRONT_DOOR_FILE) &&
-  !file.split('/').some((s) => s === '' || s === '.' || s === '..') &&
-  !file.includes('\\');
+interface LoadedRelease {
+  /** Names this release's manifest: directory, inode, mtime and size. */
+  id: string;
+  dir: string;
+  index: ReleaseIndex;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 export class StaticBuild implements StaticLookup {
   private loaded: LoadedRelease | null = null;
+  private readonly watch: ReleaseWatch;
+  private readonly bodies: FileBodies;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    opts: StaticBuildOptions = {},
+  ) {
+    this.watch = new ReleaseWatch(dir, opts.recheckMs ?? 1000);
+    this.bodies = new FileBodies(opts.cacheBytes);
+  }
 
   get description(): string {
     const r = this.current();
     return r
-      ? `static build ${path.basename(r.dir)} in ${this.dir} (${r.files} files)`
+      ? `static build ${path.basename(r.dir)} in ${this.dir} (${r.index.files} files)`
       : `no build in ${this.dir} yet: rendering dynamically until one is published`;
   }
 
-  /** The directory `dir` stands for now, every link resolved: this request's release. */
-  private releaseDir(): string | null {
-    try {
-      return fs.realpathSync.native(this.dir);
-    } catch {
-      return null;
-    }
+  /** What the hot-file memory holds now (bodies and variants). */
+  get cached(): { items: number; bytes: number } {
+    return this.bodies.held;
+  }
+
+  close(): void {
+    this.watch.close();
   }
 
   private current(): LoadedRelease | null {
-    const dir = this.releaseDir();
-    const st = dir ? fs.statSync(path.join(dir, MANIFEST_FILE), { throwIfNoEntry: false }) : undefined;
-    if (!dir || !st) {
+    return this.watch.due() ? this.look() : this.loaded;
+  }
+
+  /** Resolve `dir` to the release it stands for now, loading that release's index when it is a new one. */
+  private look(): LoadedRelease | null {
+    let dir: string;
+    let st: fs.Stats | undefined;
+    try {
+      dir = fs.realpathSync.native(this.dir);
+      st = fs.statSync(path.join(dir, MANIFEST_FILE), { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (!st) {
       this.loaded = null;
       return null;
     }
-    const id = `${dir}\0${st.ino}\0${st.mtimeMs}\0${st.size}`;
+    const id = `${dir!}\0${st.ino}\0${st.mtimeMs}\0${st.size}`;
     if (this.loaded?.id === id) return this.loaded;
     try {
-      const index = new Map<string, ManifestEntry>();
-      let files = 0;
-      for (const entry of readManifestSync(path.join(dir, MANIFEST_FILE))) {
-        if (!safeFile(entry.file) || entry.status !== 200) continue;
-        files++;
-        for (const key of entry.keys) index.set(key, entry);
-      }
-      this.loaded = { id, dir, index, files };
+      this.loaded = { id, dir: dir!, index: ReleaseIndex.load(dir!) };
     } catch {
-      // A release being pruned under us: answer dynamically until the next request looks again.
+      // A release being pruned under us: answer dynamically, and look again on the next request.
       this.loaded = null;
+      this.watch.invalidate();
     }
     return this.loaded;
   }
@@ -96,17 +118,26 @@ export class StaticBuild implements StaticLookup {
     const key = resolution.kind === 'resolved' ? resolution.request.key : null;
     if (key === null) return null;
     const release = this.current();
-    const entry = release?.index.get(key);
-    if (!release || !entry) return null;
-    let body: Buffer;
-    try {
-      body = fs.readFileSync(path.join(release.dir, entry.file));
-    } catch {
+    const n = release ? release.index.find(key) : -1;
+    if (!release || n < 0) return null;
+    const { dir, index } = release;
+    // Status, ETag and 304 are decided as for any answer; a 304 needs no body, so none is read for it.
+    const response = finishResponse(req, 200, { ...index.headers(n) }, EMPTY, index.etag(n));
+    if (response.status !== 200) return response;
+    const { headers } = response;
+    const coding = compressibleSize(index.bytes(n), headers['Content-Type'])
+      ? negotiate(requestHeader(req, 'accept-encoding'))
+      : null;
+    const body = coding ? this.bodies.encoded(dir, index, n, coding) : this.bodies.body(dir, index, n);
+    if (body === null) {
+      this.watch.invalidate();
       return null;
     }
-    if (body.length !== entry.bytes) return null;
-    // The render core's header set and order; finishing adds the ETag and answers If-None-Match.
-    const headers = { 'Content-Type': entry.contentType, 'Cache-Control': entry.cacheControl, ...CORS };
-    return finishResponse(req, 200, headers, body, entry.etag);
+    if (coding) {
+      headers.Vary = 'Accept-Encoding';
+      headers['Content-Encoding'] = coding;
+    }
+    response.body = body;
+    return response;
   }
 }

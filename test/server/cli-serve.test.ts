@@ -58,7 +58,14 @@ describe('fds serve', () => {
   it('documents its options', () => {
     const r = spawnSync(CLI[0], [...CLI.slice(1), 'serve', '--help'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(0);
-    for (const opt of ['--db <path>', '--dir <dir>', '--port <port>', '--host <host>', '--trust-proxy'])
+    for (const opt of [
+      '--db <path>',
+      '--dir <dir>',
+      '--port <port>',
+      '--host <host>',
+      '--trust-proxy',
+      '--cache-mb <n>',
+    ])
       expect(r.stdout).toContain(opt);
   });
 

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { createApiServer } from '../../server/http.js';
 import { DEFAULT_RATE_LIMITS } from '../../server/rate-limit.js';
+import { DEFAULT_CACHE_BYTES } from '../../server/file-bodies.js';
 import { StaticBuild } from '../../server/static-lookup.js';
 import { UsageError, parsePositiveInt } from '../errors.js';
 import { AssetServer } from '../../frontdoor/serve-assets.js';
@@ -18,6 +19,13 @@ interface ServeFlags {
   rateLimitOther: number;
   rateLimiting: boolean;
   welcome: boolean;
+  cacheMb: number;
+}
+
+function parseCacheMb(value: string): number {
+  if (!/^\d+$/.test(value))
+    throw new UsageError(`--cache-mb must be a whole number of MiB, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 function parsePort(value: string): number {
@@ -67,9 +75,15 @@ export function serveCommand(): Command {
     )
     .option('--no-rate-limiting', 'turn rate limiting off')
     .option('--welcome', 'once listening, print the address and three requests to try (for a person; npm start)', false)
+    .option(
+      '--cache-mb <n>',
+      'memory (MiB) for hot pre-rendered files and their gzip/brotli variants; 0 reads every file per request',
+      parseCacheMb,
+      DEFAULT_CACHE_BYTES / (1024 * 1024),
+    )
     .action(async function (this: Command) {
       const f = this.opts<ServeFlags>();
-      const staticLookup = new StaticBuild(f.dir);
+      const staticLookup = new StaticBuild(f.dir, { cacheBytes: f.cacheMb * 1024 * 1024 });
       const api = createApiServer({
         storeFile: f.db,
         staticLookup,

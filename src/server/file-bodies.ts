@@ -1,0 +1,55 @@
+/**
+ * Bodies of pre-rendered files, and their gzip/brotli variants, held in memory within one byte
+ * budget. Entries are keyed by the file's ETag — the hash of its exact bytes — not by release
+ * and path: a body can then only ever be sent with the ETag of its own bytes, whichever release
+ * the request resolved to, and the many files a new release leaves unchanged stay hot across a
+ * publish. Variants are made once, on the first request that accepts them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ByteLru, exactBuffer } from './byte-lru.js';
+import type { Coding } from './compress.js';
+import { compress } from './compress.js';
+import type { ReleaseIndex } from './release-index.js';
+
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+export class FileBodies {
+  private readonly lru: ByteLru;
+
+  constructor(budgetBytes = DEFAULT_CACHE_BYTES) {
+    this.lru = new ByteLru(budgetBytes);
+  }
+
+  get held(): { items: number; bytes: number } {
+    return { items: this.lru.size, bytes: this.lru.bytes };
+  }
+
+  /** File `n` of the release in `dir`, or null when its bytes are not what the manifest says. */
+  body(dir: string, index: ReleaseIndex, n: number): Buffer | null {
+    const etag = index.etag(n);
+    const held = this.lru.get(etag);
+    if (held !== undefined) return held;
+    let body: Buffer;
+    try {
+      body = exactBuffer(fs.readFileSync(path.join(dir, index.file(n))));
+    } catch {
+      return null;
+    }
+    if (body.length !== index.bytes(n)) return null;
+    this.lru.set(etag, body);
+    return body;
+  }
+
+  /** File `n` in a content coding, compressed the first time it is asked for. */
+  encoded(dir: string, index: ReleaseIndex, n: number, coding: Coding): Buffer | null {
+    const key = `${index.etag(n)} ${coding}`;
+    const held = this.lru.get(key);
+    if (held !== undefined) return held;
+    const body = this.body(dir, index, n);
+    if (body === null) return null;
+    const variant = exactBuffer(compress(body, coding));
+    this.lru.set(key, variant);
+    return variant;
+  }
+}

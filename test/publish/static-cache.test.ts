@@ -1,0 +1,243 @@
+/**
+ * The static-first server at a static server's cost: hot files answered from memory within a
+ * budget, compressed variants made once, and a new release noticed without looking at the file
+ * system on every request — still never sending bytes that are not the ETag's, across publishes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readManifestSync } from '../../src/publish/manifest.js';
+import { currentRelease } from '../../src/publish/release.js';
+import { createApiServer } from '../../src/server/http.js';
+import { StaticBuild } from '../../src/server/static-lookup.js';
+import type { StaticBuildOptions } from '../../src/server/static-lookup.js';
+import { contentHash } from '../../src/util/hash.js';
+import { rawRequest } from '../api/helpers/targets.js';
+import { tempDir } from '../helpers/store.js';
+import type { TargetResponse } from '../api/helpers/targets.js';
+import { buildInto, demoStore } from './helpers.js';
+
+const compressions = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../src/server/compress.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/server/compress.js')>();
+  return {
+    ...original,
+    compress: (body: Buffer, coding: 'br' | 'gzip') => {
+      compressions.count++;
+      return original.compress(body, coding);
+    },
+  };
+});
+
+const NOW = new Date('2026-03-21T12:00:00Z');
+let db: string;
+
+const servers: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+  vi.restoreAllMocks();
+});
+
+async function serve(dir: string, opts: StaticBuildOptions = {}) {
+  const sources: string[] = [];
+  const lookup = new StaticBuild(dir, opts);
+  const api = createApiServer({
+    storeFile: db,
+    clock: () => NOW,
+    rateLimit: null,
+    log: (line) => sources.push((JSON.parse(line) as { source: string }).source),
+    staticLookup: lookup,
+  });
+  servers.push(api);
+  const { port } = (await api.listen(0, '127.0.0.1')) as AddressInfo;
+  const get = (url: string, headers: Record<string, string> = {}) => rawRequest(port, 'GET', url, headers);
+  return { get, sources, lookup };
+}
+
+const manifest = (out: string) => readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson'));
+/** A pre-rendered request whose file is large enough to be compressed, and that file. */
+const largeEntry = (out: string) => manifest(out).find((e) => e.bytes > 4096 && e.request.includes('/events/'))!;
+
+const decoded = (r: TargetResponse): Buffer => {
+  const coding = r.headers['content-encoding'];
+  if (coding === 'gzip') return zlib.gunzipSync(r.body);
+  if (coding === 'br') return zlib.brotliDecompressSync(r.body);
+  return r.body;
+};
+
+/** Rename every match of a league: its responses, and the lists holding them, change in the next build. */
+function renameMatches(league: string, label: string) {
+  const w = new Database(db);
+  w.prepare(
+    `UPDATE matches SET record_json = json_set(record_json, '$.name', ? || id), hash = ? || id WHERE league_slug = ?`,
+  ).run(`${label} `, label, league);
+  w.close();
+}
+
+beforeAll(async () => {
+  db = await demoStore();
+});
+
+describe('static-first server: memory', () => {
+  it('answers a hot file from memory, so a file gone from disk after its first answer is still served', async () => {
+    const { out } = await buildInto(db);
+    const entry = largeEntry(out);
+    const s = await serve(out);
+    const first = await s.get(entry.request);
+    fs.rmSync(path.join(currentRelease(out)!, entry.file));
+    const again = await s.get(entry.request);
+    expect(s.sources).toEqual(['static', 'static']);
+    expect(again.headers.etag).toBe(entry.etag);
+    expect(again.body.equals(first.body)).toBe(true);
+  });
+
+  it('with no memory budget reads the file for every answer, but answers a matching conditional GET without it', async () => {
+    const { out } = await buildInto(db);
+    const entry = largeEntry(out);
+    const s = await serve(out, { cacheBytes: 0 });
+    expect((await s.get(entry.request)).status).toBe(200);
+    fs.rmSync(path.join(currentRelease(out)!, entry.file));
+    expect((await s.get(entry.request, { 'if-none-match': entry.etag })).status).toBe(304);
+    const missing = await s.get(entry.request);
+    expect(s.sources).toEqual(['static', 'static', 'dynamic']);
+    expect(missing.headers.etag).toBe(entry.etag);
+  });
+
+  it('keeps what it holds within its byte budget', async () => {
+    const { out } = await buildInto(db);
+    const budget = 256 * 1024;
+    const s = await serve(out, { cacheBytes: budget });
+    const entries = manifest(out).filter((_, i) => i % 4 === 0);
+    for (const e of entries) await s.get(e.request, { 'accept-encoding': 'gzip' });
+    expect(entries.reduce((n, e) => n + e.bytes, 0)).toBeGreaterThan(4 * budget);
+    expect(s.lookup.cached.bytes).toBeGreaterThan(budget / 2);
+    expect(s.lookup.cached.bytes).toBeLessThanOrEqual(budget);
+  });
+
+  it('compresses a file once per coding, however often it is asked for; a dynamic answer is compressed each time', async () => {
+    const { out } = await buildInto(db);
+    const entry = largeEntry(out);
+    const s = await serve(out);
+    const plain = await s.get(entry.request);
+    compressions.count = 0;
+    for (let i = 0; i < 4; i++) {
+      for (const coding of ['gzip', 'br']) {
+        const r = await s.get(entry.request, { 'accept-encoding': coding });
+        expect(r.headers['content-encoding']).toBe(coding);
+        expect(r.headers.vary).toBe('Accept-Encoding');
+        expect(Number(r.headers['content-length'])).toBe(r.body.length);
+        expect(decoded(r).equals(plain.body), coding).toBe(true);
+      }
+    }
+    expect(compressions.count).toBe(2);
+    // Not pre-rendered (limit=7): rendered, and compressed, per request.
+    const dynamicUrl = `${entry.request.split('/events/')[0]}/fixtures?limit=7`;
+    for (let i = 0; i < 3; i++) await s.get(dynamicUrl, { 'accept-encoding': 'gzip' });
+    expect(s.sources.slice(-3)).toEqual(['dynamic', 'dynamic', 'dynamic']);
+    expect(compressions.count).toBe(5);
+  });
+});
+
+describe('static-first server: new releases', () => {
+  it('notices a newly published release at once, without resolving the build directory on every request', async () => {
+    const { out } = await buildInto(db);
+    const entry = manifest(out).find((e) => e.request.includes('/scoreboard?'))!;
+    const league = entry.request.split('/')[3]!;
+    const s = await serve(out, { recheckMs: 3_600_000 });
+    expect((await s.get(entry.request)).headers.etag).toBe(entry.etag);
+    const realpath = vi.spyOn(fs.realpathSync, 'native');
+    for (let i = 0; i < 20; i++) await s.get(entry.request);
+    expect(realpath).not.toHaveBeenCalled();
+
+    renameMatches(league, 'Republished');
+    await buildInto(db, out);
+    const next = manifest(out).find((e) => e.request === entry.request)!;
+    expect(next.etag).not.toBe(entry.etag);
+    const answer = await s.get(entry.request);
+    expect(answer.headers.etag).toBe(next.etag);
+    expect(answer.body.toString()).toContain('Republished');
+    expect(s.sources.at(-1)).toBe('static');
+  });
+
+  it('notices a release the directory watch cannot hear of within its recheck interval', async () => {
+    // `dir` is reached through a link that is swapped: the watch sits on the old target's directory.
+    const a = await buildInto(db);
+    const entry = manifest(a.out).find((e) => e.request.includes('/scoreboard?'))!;
+    renameMatches(entry.request.split('/')[3]!, 'Elsewhere');
+    const b = await buildInto(db);
+    const link = path.join(tempDir('fds-link-'), 'current');
+    fs.symlinkSync(path.dirname(a.out), link);
+    const s = await serve(path.join(link, 'dist'), { recheckMs: 100 });
+    expect((await s.get(entry.request)).headers.etag).toBe(entry.etag);
+
+    fs.symlinkSync(path.dirname(b.out), `${link}.new`);
+    fs.renameSync(`${link}.new`, link);
+    await new Promise((r) => setTimeout(r, 150));
+    const answer = await s.get(entry.request);
+    expect(answer.headers.etag).toBe(manifest(b.out).find((e) => e.request === entry.request)!.etag);
+    expect(answer.body.toString()).toContain('Elsewhere');
+  });
+
+  it('under load across publishes, sends every body with the ETag of exactly its bytes, one of its request', async () => {
+    const { out } = await buildInto(db);
+    const before = new Map(manifest(out).map((e) => [e.request, e.etag]));
+    const league = manifest(out)
+      .find((e) => e.request.includes('/scoreboard?'))!
+      .request.split('/')[3]!;
+    renameMatches(league, 'Build');
+    await buildInto(db, out);
+    // The requests a rename changes (each publish below changes them again), and some it leaves alone.
+    const changing = manifest(out).filter((e) => before.get(e.request) !== e.etag);
+    const steady = manifest(out).filter((e) => before.get(e.request) === e.etag && e.request.includes(`/${league}/`));
+    const urls = [...changing.slice(0, 40), ...steady.slice(0, 10)].map((e) => e.request);
+    expect(changing.length).toBeGreaterThan(3);
+    // Every ETag any release published for a request, and the bytes of each.
+    const published = new Map<string, Set<string>>();
+    const bodies = new Map<string, Buffer>();
+    const record = () => {
+      const release = currentRelease(out)!;
+      for (const e of readManifestSync(path.join(release, 'manifest.ndjson'))) {
+        if (!published.has(e.request)) published.set(e.request, new Set());
+        published.get(e.request)!.add(e.etag);
+        if (!bodies.has(e.etag)) bodies.set(e.etag, fs.readFileSync(path.join(release, e.file)));
+      }
+    };
+    record();
+    const s = await serve(out, { cacheBytes: 32 * 1024 * 1024 });
+
+    let stop = false;
+    const answers: Array<{ url: string; r: TargetResponse }> = [];
+    const codings: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'br' }];
+    const client = async (c: number) => {
+      for (let i = c; !stop; i++) {
+        const url = urls[i % urls.length]!;
+        answers.push({ url, r: await s.get(url, codings[i % codings.length]) });
+      }
+    };
+    const clients = Array.from({ length: 6 }, (_, c) => client(c * 7));
+    for (let i = 0; i < 3; i++) {
+      renameMatches(league, `Build ${i} `);
+      await buildInto(db, out);
+      record();
+    }
+    stop = true;
+    await Promise.all(clients);
+
+    const static_ = s.sources.filter((x) => x === 'static').length;
+    expect(static_, 'answered from files').toBeGreaterThan(answers.length / 2);
+    for (const { url, r } of answers) {
+      expect(r.status, url).toBe(200);
+      const body = decoded(r);
+      expect(r.headers.etag, url).toBe(`"${contentHash(body)}"`);
+      // Dynamic answers render the store, which can be a step ahead of the published release.
+      if (published.get(url)!.has(r.headers.etag!)) expect(bodies.get(r.headers.etag!)!.equals(body), url).toBe(true);
+    }
+    const spanned = urls.filter(
+      (u) => new Set(answers.filter((a) => a.url === u).map((a) => a.r.headers.etag)).size > 1,
+    );
+    expect(spanned.length, 'requests answered from more than one release').toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,53 @@
+/** The hot-file store's eviction: a byte budget, least recently used first out. */
+import { describe, expect, it } from 'vitest';
+import { ByteLru, exactBuffer } from '../../src/server/byte-lru.js';
+
+const bytes = (n: number, fill = 1) => Buffer.alloc(n, fill);
+
+describe('ByteLru', () => {
+  it('never holds more bytes than its budget, dropping the least recently used first', () => {
+    const lru = new ByteLru(1000);
+    for (const k of ['a', 'b', 'c', 'd']) lru.set(k, bytes(120));
+    lru.get('a'); // a is now the most recent: b is the coldest
+    for (const k of ['e', 'f', 'g', 'h', 'i']) lru.set(k, bytes(120));
+    expect(lru.bytes).toBeLessThanOrEqual(1000);
+    expect(lru.get('b')).toBeUndefined();
+    expect(lru.get('a')?.length).toBe(120);
+    expect(lru.get('i')?.length).toBe(120);
+  });
+
+  it('keeps no item above an eighth of its budget, so one large file cannot push out the rest', () => {
+    const lru = new ByteLru(800);
+    lru.set('small', bytes(100));
+    lru.set('large', bytes(101));
+    expect(lru.get('large')).toBeUndefined();
+    expect(lru.get('small')).toBeDefined();
+    expect(lru.bytes).toBe(100);
+  });
+
+  it('counts a replaced item once', () => {
+    const lru = new ByteLru(1000);
+    lru.set('a', bytes(100));
+    lru.set('a', bytes(50, 2));
+    expect(lru.bytes).toBe(50);
+    expect(lru.get('a')?.[0]).toBe(2);
+  });
+
+  it('with a budget of zero holds nothing', () => {
+    const lru = new ByteLru(0);
+    lru.set('a', bytes(1));
+    expect(lru.size).toBe(0);
+  });
+});
+
+describe('exactBuffer', () => {
+  it('copies a view into a larger allocation into a buffer of its own size', () => {
+    const big = Buffer.alloc(4096, 7);
+    const view = big.subarray(10, 20);
+    const own = exactBuffer(view);
+    expect(own.equals(view)).toBe(true);
+    expect(own.buffer.byteLength).toBe(10);
+    const whole = Buffer.allocUnsafeSlow(8);
+    expect(exactBuffer(whole)).toBe(whole);
+  });
+});
