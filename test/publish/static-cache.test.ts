@@ -16,7 +16,7 @@ import { StaticBuild } from '../../src/server/static-lookup.js';
 import type { StaticBuildOptions } from '../../src/server/static-lookup.js';
 import { contentHash } from '../../src/util/hash.js';
 import { rawRequest } from '../api/helpers/targets.js';
-import { tempDir } from '../helpers/store.js';
+import { editStore, tempDir } from '../helpers/store.js';
 import type { TargetResponse } from '../api/helpers/targets.js';
 import { buildInto, demoStore } from './helpers.js';
 
@@ -70,11 +70,27 @@ const decoded = (r: TargetResponse): Buffer => {
 
 /** Rename every match of a league: its responses, and the lists holding them, change in the next build. */
 function renameMatches(league: string, label: string) {
-  const w = new Database(db);
-  w.prepare(
-    `UPDATE matches SET record_json = json_set(record_json, '$.name', ? || id), hash = ? || id WHERE league_slug = ?`,
-  ).run(`${label} `, label, league);
-  w.close();
+  const r = new Database(db, { readonly: true });
+  const rows = r.prepare('SELECT id, scoreboard_date AS day FROM matches WHERE league_slug = ?').all(league) as Array<{
+    id: string;
+    day: string;
+  }>;
+  r.close();
+  editStore(
+    db,
+    (w) =>
+      w
+        .prepare(
+          `UPDATE matches SET record_json = json_set(record_json, '$.name', ? || id), hash = ? || id WHERE league_slug = ?`,
+        )
+        .run(`${label} `, label, league),
+    rows.flatMap(
+      ({ id, day }): Array<[string, string, string]> => [
+        ['match', league, id],
+        ['day', league, day],
+      ],
+    ),
+  );
 }
 
 beforeAll(async () => {
