@@ -51,7 +51,7 @@ const finished = one<string>(
 );
 const club = one<string>(`SELECT club_id FROM league_clubs WHERE league_slug = '${league}' ORDER BY club_id LIMIT 1`);
 const [bigLeague, bigSummary] = store.db
-  .prepare('SELECT league_slug, match_id FROM match_summaries ORDER BY length(sections_json) DESC LIMIT 1')
+  .prepare('SELECT league_slug, match_id FROM match_summaries ORDER BY length(sections) DESC LIMIT 1')
   .raw()
   .get() as [string, string];
 const [longLeague, longStream] = store.db
@@ -87,7 +87,7 @@ function percentile(sorted: number[], p: number): number {
 
 const fmt = (ms: number) => ms.toFixed(2).padStart(8);
 console.log(
-  `store ${file}: ${one<number>('SELECT COUNT(*) FROM matches')} matches, ${one<number>('SELECT COUNT(*) FROM plays')} plays; ${runs} runs per request\n`,
+  `store ${file}: ${one<number>('SELECT COUNT(*) FROM matches')} matches, ${one<number>('SELECT coalesce(SUM(count), 0) FROM play_streams')} plays; ${runs} runs per request\n`,
 );
 console.log(
   `${'group'.padEnd(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'max ms'.padStart(8)}${'KiB'.padStart(8)}  request`,

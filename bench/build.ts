@@ -21,6 +21,7 @@ import type { BuildSummary } from '../src/publish/build.js';
 import { currentRelease } from '../src/publish/release.js';
 import { StoreReader } from '../src/store/read/reader.js';
 import { openStore } from '../src/store/db.js';
+import { beginSnapshot, endSnapshot } from '../src/store/snapshots.js';
 import { BENCH_TODAY, syncDemo } from './demo.js';
 
 const { values } = parseArgs({
@@ -75,6 +76,8 @@ function changeOneMatchday(db: string): number {
       .prepare('SELECT id FROM matches WHERE league_slug = ? AND scoreboard_date = ?')
       .pluck()
       .all(league, date) as string[];
+    // One matchday's records change, logged as a sync logs them, so the incremental build sees them.
+    const snapshot = beginSnapshot(store);
     store.transaction(() => {
       for (const id of ids) {
         store
@@ -82,17 +85,10 @@ function changeOneMatchday(db: string): number {
             "UPDATE matches SET record_json = json_set(record_json, '$.shortName', json_extract(record_json, '$.shortName') || ' (r)'), hash = hash || 'r' WHERE league_slug = ? AND id = ?",
           )
           .run(league, id);
-        store
-          .prepare(
-            "UPDATE match_summaries SET sections_json = json_set(sections_json, '$.gameInfo.attendance', 12345) WHERE league_slug = ? AND match_id = ?",
-          )
-          .run(league, id);
-        store
-          .prepare(
-            "UPDATE plays SET record_json = json_set(record_json, '$.text', json_extract(record_json, '$.text') || ' (r)') WHERE league_slug = ? AND match_id = ? AND sequence = 1",
-          )
-          .run(league, id);
+        store.prepare("INSERT INTO changes VALUES (?, 'match', ?, ?)").run(snapshot, league, id);
       }
+      store.prepare("INSERT INTO changes VALUES (?, 'day', ?, ?)").run(snapshot, league, date);
+      endSnapshot(store, snapshot, `${new Date().toISOString().slice(0, 19)}Z`, true);
     })();
     return ids.length;
   } finally {

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LEAGUES, leagueLogo } from '../reference/leagues.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { COMPACT_SINCE, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
 export type DB = Database.Database;
 
@@ -42,11 +42,15 @@ export function migrate(db: DB): void {
     throw new StoreError(`store has schema version ${version}, newer than this build (${SCHEMA_VERSION})`);
   }
   for (let v = version; v < SCHEMA_VERSION; v++) {
+    const step = MIGRATIONS[v]!;
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  // A store that held uncompressed data gives the space back once (VACUUM cannot run in a transaction).
+  if (version > 0 && version < COMPACT_SINCE) db.exec('VACUUM');
 }
 
 /** The 16 leagues exist in every store, synced or not; reference fields follow the code's catalogue. */

@@ -2,7 +2,58 @@
  * Schema migrations, applied in order; `PRAGMA user_version` holds how many have run. A migration is
  * never edited once released: a change to the schema is a new entry at the end.
  */
-export const MIGRATIONS: readonly string[] = [
+import type { DB } from './db.js';
+import { packJson } from './blob.js';
+
+/** SQL, or a step that needs code (compressing what is stored). */
+export type Migration = string | ((db: DB) => void);
+
+/**
+ * 3: a compact store (CONTRACT §2.4). A summary's sections and a match's whole play stream are each
+ * one compressed JSON text; a stream keeps, beside it, each play's id and whether it is flagged, so
+ * the important filter and the counts need no decompression of anything else.
+ */
+function compactStore(db: DB): void {
+  db.exec('ALTER TABLE match_summaries ADD COLUMN sections BLOB');
+  const summaries = db.prepare(
+    'SELECT rowid, sections_json FROM match_summaries WHERE rowid > ? ORDER BY rowid LIMIT 256',
+  );
+  const setSections = db.prepare('UPDATE match_summaries SET sections = ? WHERE rowid = ?');
+  for (let last = 0; ; ) {
+    const rows = summaries.all(last) as Array<{ rowid: number; sections_json: string }>;
+    if (!rows.length) break;
+    for (const r of rows) setSections.run(packJson(r.sections_json), r.rowid);
+    last = rows.at(-1)!.rowid;
+  }
+  db.exec('ALTER TABLE match_summaries DROP COLUMN sections_json');
+
+  db.exec('ALTER TABLE play_streams ADD COLUMN plays BLOB');
+  db.exec('ALTER TABLE play_streams ADD COLUMN flags TEXT');
+  const streams = db.prepare(
+    'SELECT rowid, league_slug, match_id FROM play_streams WHERE rowid > ? ORDER BY rowid LIMIT 256',
+  );
+  const playsOf = db.prepare(
+    'SELECT id, flagged, record_json FROM plays WHERE league_slug = ? AND match_id = ? ORDER BY sequence',
+  );
+  const setPlays = db.prepare('UPDATE play_streams SET plays = ?, flags = ? WHERE rowid = ?');
+  for (let last = 0; ; ) {
+    const rows = streams.all(last) as Array<{ rowid: number; league_slug: string; match_id: string }>;
+    if (!rows.length) break;
+    for (const r of rows) {
+      const plays = playsOf.all(r.league_slug, r.match_id) as Array<{
+        id: string;
+        flagged: number;
+        record_json: string;
+      }>;
+      const text = `[${plays.map((p) => p.record_json).join(',')}]`;
+      setPlays.run(packJson(text), JSON.stringify(plays.map((p) => [p.id, p.flagged])), r.rowid);
+    }
+    last = rows.at(-1)!.rowid;
+  }
+  db.exec('DROP TABLE plays');
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   /* 1: the normalized store */ `
   CREATE TABLE store_meta (
     key   TEXT PRIMARY KEY,
@@ -157,6 +208,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE play_streams ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE standings ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
   `,
+  compactStore,
 ];
+
+/** The first version whose store is compact: migrating from below it frees much space (VACUUM). */
+export const COMPACT_SINCE = 3;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

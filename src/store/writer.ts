@@ -19,6 +19,7 @@ import type {
 } from './records.js';
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
+import { packJson, unpackJson } from './blob.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
@@ -59,11 +60,11 @@ export class StoreWriter {
           record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
           snapshot = excluded.snapshot
         WHERE matches.hash IS NOT excluded.hash`),
-      getSummary: db.prepare('SELECT sections_json, hash FROM match_summaries WHERE league_slug = ? AND match_id = ?'),
+      getSummary: db.prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
       upsertSummary: db.prepare(`
-        INSERT INTO match_summaries (league_slug, match_id, sections_json, key_event_ids, hash, last_synced_at, snapshot)
+        INSERT INTO match_summaries (league_slug, match_id, sections, key_event_ids, hash, last_synced_at, snapshot)
         VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (league_slug, match_id) DO UPDATE SET sections_json = excluded.sections_json,
+        ON CONFLICT (league_slug, match_id) DO UPDATE SET sections = excluded.sections,
           key_event_ids = excluded.key_event_ids, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
           snapshot = excluded.snapshot
         WHERE match_summaries.hash IS NOT excluded.hash`),
@@ -84,16 +85,14 @@ export class StoreWriter {
           hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot`),
       deletePlayers: db.prepare('DELETE FROM players WHERE club_id = ?'),
       insertPlayer: db.prepare('INSERT INTO players (club_id, id, ordinal, record_json) VALUES (?, ?, ?, ?)'),
+      summaryHash: db.prepare('SELECT hash FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
       streamHash: db.prepare('SELECT hash FROM play_streams WHERE league_slug = ? AND match_id = ?').pluck(),
       upsertStream: db.prepare(`
-        INSERT INTO play_streams (league_slug, match_id, count, complete, hash, last_synced_at, snapshot)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO play_streams (league_slug, match_id, count, complete, hash, last_synced_at, snapshot, plays, flags)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (league_slug, match_id) DO UPDATE SET count = excluded.count, complete = excluded.complete,
-          hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot`),
-      deletePlays: db.prepare('DELETE FROM plays WHERE league_slug = ? AND match_id = ?'),
-      insertPlay: db.prepare(
-        'INSERT INTO plays (league_slug, match_id, sequence, id, flagged, record_json) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+          hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot,
+          plays = excluded.plays, flags = excluded.flags`),
       upsertGroup: db.prepare(`
         INSERT INTO standings (league_slug, season, group_id, ordinal, record_json, hash, last_synced_at, snapshot)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -166,9 +165,9 @@ export class StoreWriter {
     keyEventIds: string[],
     now: string,
   ): number {
-    const stored = this.s.getSummary.get(league, matchId) as { sections_json: string } | undefined;
+    const stored = this.s.getSummary.get(league, matchId) as Buffer | undefined;
     const merged: SummarySections = {};
-    const old = stored ? (JSON.parse(stored.sections_json) as SummarySections) : {};
+    const old = stored ? (JSON.parse(unpackJson(stored)) as SummarySections) : {};
     for (const key of SUMMARY_SECTIONS) {
       const next = sections[key];
       const value = isEmpty(next) && !isEmpty(old[key]) ? old[key] : next;
@@ -177,7 +176,8 @@ export class StoreWriter {
     const json = JSON.stringify(merged);
     const hash = contentHash(json);
     const ids = JSON.stringify(keyEventIds);
-    const changed = this.s.upsertSummary.run(league, matchId, json, ids, hash, now, this.snapshot).changes;
+    if (this.s.summaryHash.get(league, matchId) === hash) return 0;
+    const changed = this.s.upsertSummary.run(league, matchId, packJson(json), ids, hash, now, this.snapshot).changes;
     if (changed) this.log('summary', league, matchId);
     return changed;
   }
@@ -247,11 +247,10 @@ export class StoreWriter {
     const json = plays.map((p) => JSON.stringify(p));
     const hash = contentHash(complete ? '1' : '0', ...json);
     if (this.s.streamHash.get(league, matchId) === hash) return 0;
-    this.s.deletePlays.run(league, matchId);
-    plays.forEach((p, i) => {
-      this.s.insertPlay.run(league, matchId, p.sequence, p.id, isFlagged(p) ? 1 : 0, json[i]!);
-    });
-    this.s.upsertStream.run(league, matchId, plays.length, complete ? 1 : 0, hash, now, this.snapshot);
+    // The stream as one JSON array (the bytes the API splices), with each play's id and flag beside it.
+    const blob = packJson(`[${json.join(',')}]`);
+    const flags = JSON.stringify(plays.map((p) => [p.id, isFlagged(p) ? 1 : 0]));
+    this.s.upsertStream.run(league, matchId, plays.length, complete ? 1 : 0, hash, now, this.snapshot, blob, flags);
     this.log('plays', league, matchId);
     return plays.length;
   }

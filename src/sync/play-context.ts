@@ -1,5 +1,7 @@
 /** What the store knows about a match's people, used to put names on core plays' `$ref` links. */
 import type { DB } from '../store/db.js';
+import { unpackJson } from '../store/blob.js';
+import { objectSpans } from '../util/json-spans.js';
 import type { MatchRecord, PlayerRecord, SummarySections } from '../store/records.js';
 import type { AthleteInfo, PlayContext, TeamInfo } from '../espn/map-plays.js';
 
@@ -18,12 +20,7 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
   const s = {
     match: db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck(),
     players: db.prepare('SELECT club_id, record_json FROM players WHERE club_id = ?'),
-    // Only the lineups are needed: let SQLite cut them out rather than parsing the whole summary.
-    rosters: db
-      .prepare(
-        "SELECT json_extract(sections_json, '$.rosters') FROM match_summaries WHERE league_slug = ? AND match_id = ?",
-      )
-      .pluck(),
+    sections: db.prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
     club: db.prepare('SELECT record_json FROM clubs WHERE id = ?').pluck(),
   };
   return (league, matchId) => {
@@ -43,7 +40,7 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
         athletes.set(p.id, { displayName: p.displayName, jersey: p.jersey, teamId: row.club_id });
       }
     }
-    const rostersJson = s.rosters.get(league, matchId) as string | undefined;
+    const rostersJson = rostersOf(s.sections.get(league, matchId) as Buffer | undefined);
     const rosters = rostersJson ? (JSON.parse(rostersJson) as SummarySections['rosters']) : [];
     for (const side of (Array.isArray(rosters) ? rosters : []) as LineupTeam[]) {
       const teamId = str(side.team?.id);
@@ -68,4 +65,12 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
       athlete: (id) => athletes.get(id),
     };
   };
+}
+
+/** Only the lineups are needed: cut them out of the summary's text rather than parsing all of it. */
+function rostersOf(sections: Buffer | undefined): string | undefined {
+  if (!sections) return undefined;
+  const text = unpackJson(sections);
+  const span = objectSpans(text).get('rosters');
+  return span && text.slice(span[0], span[1]);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchRecord, PlayRecord } from '../../src/store/records.js';
 import { json, syncDemo } from './helpers.js';
+import { storedPlays, storedSections } from '../helpers/store.js';
 import type { DemoStore } from './helpers.js';
 
 interface Stored {
@@ -22,7 +23,7 @@ describe('demo play-by-play in the store', () => {
     store = await syncDemo({ leagues: LEAGUES, seed: 11 });
     const rows = store.db
       .prepare(
-        `SELECT m.league_slug, m.record_json, m.state, m.completed, s.sections_json, s.key_event_ids FROM matches m
+        `SELECT m.league_slug, m.record_json, m.state, m.completed, s.key_event_ids FROM matches m
            JOIN match_summaries s ON s.league_slug = m.league_slug AND s.match_id = m.id ORDER BY m.league_slug, m.id`,
       )
       .all() as Array<{
@@ -30,21 +31,17 @@ describe('demo play-by-play in the store', () => {
       record_json: string;
       state: string;
       completed: number;
-      sections_json: string;
       key_event_ids: string;
     }>;
-    const playStmt = store.db
-      .prepare('SELECT record_json FROM plays WHERE league_slug = ? AND match_id = ? ORDER BY sequence')
-      .pluck();
     matches = rows.map((r) => {
       const match = json<MatchRecord>(r.record_json);
       return {
         match,
         state: r.state,
         completed: r.completed,
-        plays: (playStmt.all(r.league_slug, match.id) as string[]).map((j) => json<PlayRecord>(j)),
+        plays: storedPlays<PlayRecord>(store.db, r.league_slug, match.id),
         keyEventIds: json<string[]>(r.key_event_ids),
-        keyEvents: json<{ keyEvents: Stored['keyEvents'] }>(r.sections_json).keyEvents,
+        keyEvents: storedSections<{ keyEvents: Stored['keyEvents'] }>(store.db, r.league_slug, match.id)!.keyEvents,
       };
     });
     plays = matches.flatMap((m) => m.plays);

@@ -16,7 +16,7 @@ describe('ESPN sync through a faulty upstream', () => {
     const expected = storeState(clean);
     // The clean run stored something of every kind, so the comparison below means something.
     expect(clean.prepare("SELECT count(*) FROM matches WHERE league_slug = 'eng.1'").pluck().get()).toBe(4);
-    expect(clean.prepare("SELECT count(*) FROM plays WHERE match_id = '9001'").pluck().get()).toBe(8);
+    expect(clean.prepare("SELECT count FROM play_streams WHERE match_id = '9001'").pluck().get()).toBe(8);
     expect(clean.prepare("SELECT count(*) FROM players WHERE club_id = '1001'").pluck().get()).toBe(3);
     expect(clean.prepare('SELECT count(*) FROM league_clubs').pluck().get()).toBe(4);
     expect(clean.prepare('SELECT count(*) FROM standings').pluck().get()).toBe(1);

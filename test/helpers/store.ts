@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';
 import { beginSnapshot, endSnapshot } from '../../src/store/snapshots.js';
+import { unpackJson } from '../../src/store/blob.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const RECORDED = path.join(ROOT, 'test/fixtures/recorded');
@@ -43,7 +44,6 @@ export function dumpContent(db: DB, { withTimes = true } = {}): Record<string, u
     'rosters',
     'matches',
     'match_summaries',
-    'plays',
     'play_streams',
     'standings',
   ];
@@ -90,4 +90,22 @@ export function editStore(file: string, edit: (db: DB) => void, changes: Array<[
   } finally {
     db.close();
   }
+}
+
+/** A match's stored play records, in match order (the stream is one compressed JSON array). */
+export function storedPlays<T = Record<string, unknown>>(db: DB, league: string, match: string): T[] {
+  const blob = db
+    .prepare('SELECT plays FROM play_streams WHERE league_slug = ? AND match_id = ?')
+    .pluck()
+    .get(league, match);
+  return blob ? (JSON.parse(unpackJson(blob as Buffer)) as T[]) : [];
+}
+
+/** A match's stored summary sections (one compressed JSON object), or undefined. */
+export function storedSections<T = Record<string, unknown>>(db: DB, league: string, match: string): T | undefined {
+  const blob = db
+    .prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?')
+    .pluck()
+    .get(league, match);
+  return blob ? (JSON.parse(unpackJson(blob as Buffer)) as T) : undefined;
 }

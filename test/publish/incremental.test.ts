@@ -118,7 +118,7 @@ describe('incremental build', () => {
     editStore(
       db,
       (w) => {
-        for (const table of ['plays', 'play_streams', 'match_summaries'])
+        for (const table of ['play_streams', 'match_summaries'])
           w.prepare(`DELETE FROM ${table} WHERE league_slug = ? AND match_id = ?`).run(league, id);
         w.prepare('DELETE FROM matches WHERE league_slug = ? AND id = ?').run(league, id);
       },

@@ -5,7 +5,7 @@ import { runSync } from '../../src/sync/run-sync.js';
 import { FilesProvider } from '../../src/sync/providers/files.js';
 import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
 import type { DB } from '../../src/store/db.js';
-import { RECORDED, copyRecorded, dumpContent, tempStore } from '../helpers/store.js';
+import { RECORDED, copyRecorded, dumpContent, storedPlays, tempStore } from '../helpers/store.js';
 
 const clock = (iso: string) => () => new Date(iso);
 
@@ -27,7 +27,7 @@ describe('sync from recorded files', () => {
       { id: '9003', state: 'post', status_name: 'STATUS_POSTPONED' },
       { id: '9004', state: 'in', status_name: 'STATUS_SECOND_HALF' },
     ]);
-    expect(db.prepare('SELECT count(*) FROM plays WHERE match_id = ?').pluck().get('9001')).toBe(8);
+    expect(storedPlays(db, 'eng.1', '9001')).toHaveLength(8);
     expect(db.prepare('SELECT complete FROM play_streams WHERE match_id = ?').pluck().get('9001')).toBe(1);
     expect(
       JSON.parse(db.prepare("SELECT coach_json FROM clubs WHERE id = '1001'").pluck().get() as string),
@@ -44,7 +44,7 @@ describe('sync from recorded files', () => {
   it('names the athletes of core plays from the match lineup and the club roster', async () => {
     const { db } = tempStore();
     await sync(db, RECORDED);
-    const og = JSON.parse(db.prepare("SELECT record_json FROM plays WHERE id = '70005'").pluck().get() as string);
+    const og = storedPlays(db, 'eng.1', '9001').find((p) => p.id === '70005') as any;
     // 7001 is not in the lineup but is in Harbour Town's roster.
     expect(og.participants[0].athlete).toEqual({ id: '7001', displayName: 'Dan Holt' });
     expect(og.team).toEqual({ id: '1002', displayName: 'Millbrook United', abbreviation: 'MIL' });
@@ -121,7 +121,7 @@ describe('sync from recorded files', () => {
     expect(report.failures.map((f) => f.resource)).toEqual(['summary']);
     expect(db.prepare("SELECT count(*) FROM match_summaries WHERE match_id = '9001'").pluck().get()).toBe(1);
     expect(db.prepare("SELECT count(*) FROM players WHERE club_id = '1001'").pluck().get()).toBe(3);
-    expect(db.prepare("SELECT count(*) FROM plays WHERE match_id = '9001'").pluck().get()).toBe(8);
+    expect(storedPlays(db, 'eng.1', '9001')).toHaveLength(8);
   });
 
   it("moves a league's lastSyncedAt and the snapshot time only when its data changed", async () => {

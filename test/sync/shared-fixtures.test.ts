@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runSync } from '../../src/sync/run-sync.js';
 import { FilesProvider } from '../../src/sync/providers/files.js';
 import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
-import { SHARED_ESPN, dumpContent, readJson, tempStore } from '../helpers/store.js';
+import { SHARED_ESPN, dumpContent, readJson, storedSections, tempStore } from '../helpers/store.js';
 
 const present = fs.existsSync(SHARED_ESPN);
 if (!present) console.warn(`skipping the recorded-ESPN integration test: ${SHARED_ESPN} is absent`);
@@ -126,11 +126,8 @@ describe.skipIf(!present)('sync of the recorded ESPN responses in ../shared', ()
     const group = JSON.parse(table) as { entries: Array<{ rank: number; team: { displayName: string } }> };
     expect(group.entries).toHaveLength(20);
     expect(group.entries[0]).toMatchObject({ rank: 1, team: { displayName: 'Manchester City' } });
-    const summary = db
-      .prepare("SELECT sections_json FROM match_summaries WHERE league_slug = 'ita.1' AND match_id = '554204'")
-      .pluck()
-      .get() as string;
-    expect(Object.keys(JSON.parse(summary))).toEqual(
+    const summary = storedSections(db, 'ita.1', '554204')!;
+    expect(Object.keys(summary)).toEqual(
       expect.arrayContaining(['header', 'boxscore', 'keyEvents', 'rosters', 'gameInfo', 'commentary']),
     );
   });

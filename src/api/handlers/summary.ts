@@ -14,6 +14,8 @@ import { competitionBody } from '../serialize/event.js';
 import type { LeagueRefBody } from '../serialize/league.js';
 import { requireLeague } from '../serialize/league.js';
 import { pageCount, pageOffset } from '../vocab.js';
+import { RawJson } from '../raw-json.js';
+import { objectSpans } from '../../util/json-spans.js';
 
 const ARRAY_SECTIONS = new Set([
   'keyEvents',
@@ -62,10 +64,11 @@ function header(store: StoreReader, league: LeagueRefBody, match: MatchRow, stor
   };
 }
 
-function dataAvailability(store: StoreReader, league: string, match: MatchRow, sections: Record<string, unknown>) {
+function dataAvailability(store: StoreReader, league: string, match: MatchRow, sections: Map<string, string>) {
   const timeline = store.plays.exists(league, match.record.id);
-  const keyEvents = Array.isArray(sections.keyEvents) && sections.keyEvents.length > 0;
-  const statistics = sections.boxscore !== undefined || match.record.competitors.some((c) => c.statistics.length > 0);
+  // A non-empty array: `[` followed by anything but `]`.
+  const keyEvents = /^\[[^\]]/.test(sections.get('keyEvents') ?? '');
+  const statistics = sections.has('boxscore') || match.record.competitors.some((c) => c.statistics.length > 0);
   return {
     timeline: { available: timeline, storedIn: 'plays' },
     matchGoals: { available: timeline || keyEvents, storedIn: ['plays', 'match_summaries.keyEvents'] },
@@ -76,6 +79,14 @@ function dataAvailability(store: StoreReader, league: string, match: MatchRow, s
 
 const later = (a: string, b: string | undefined) => (b !== undefined && b > a ? b : a);
 
+/** The stored sections as JSON texts, by name: passed through as they are. */
+function storedSections(stored: SummaryRow | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!stored) return out;
+  for (const [name, [start, end]] of objectSpans(stored.text)) out.set(name, stored.text.slice(start, end));
+  return out;
+}
+
 export function summary(
   store: StoreReader,
   league: string,
@@ -84,19 +95,25 @@ export function summary(
 ): HandlerResult {
   const { league: leagueBody, match } = requireMatch(store, league, eventId);
   const stored: SummaryRow | undefined = store.matches.summary(league, eventId);
-  const sections = stored?.sections ?? {};
+  const sections = storedSections(stored);
   const body: Record<string, unknown> = {};
   for (const name of SUMMARY_FIELDS) {
     if (fields && !fields.has(name)) continue;
-    if (name === 'header') body.header = header(store, leagueBody, match, sections.header);
-    else if (name === 'meta') {
+    if (name === 'header') {
+      // The one section that is changed on the way out (its league), so the one that is parsed.
+      const text = sections.get('header');
+      body.header = header(store, leagueBody, match, text === undefined ? undefined : JSON.parse(text));
+    } else if (name === 'meta') {
       body.meta = {
         dataSource: 'database',
         provider: match.record.provider,
         lastSyncedAt: later(match.lastSyncedAt, stored?.lastSyncedAt),
         dataAvailability: dataAvailability(store, league, match, sections),
       };
-    } else body[name] = sections[name] ?? (ARRAY_SECTIONS.has(name) ? [] : null);
+    } else {
+      const text = sections.get(name);
+      body[name] = text === undefined || text === 'null' ? (ARRAY_SECTIONS.has(name) ? [] : null) : new RawJson(text);
+    }
   }
   return { body, live: match.state === 'in' };
 }
@@ -116,7 +133,8 @@ export function plays(store: StoreReader, league: string, eventId: string, q: Pl
   const { match } = requireMatch(store, league, eventId);
   const count = countPlays(store, league, eventId, q.important);
   const offset = pageOffset(q.page, q.limit);
-  const items = offset < count ? store.plays.page(league, eventId, q.important, q.limit, offset) : [];
+  const texts = offset < count ? store.plays.page(league, eventId, q.important, q.limit, offset) : [];
+  const items = new RawJson(`[${texts.join(',')}]`);
   return {
     body: {
       count,

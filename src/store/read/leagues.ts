@@ -51,7 +51,7 @@ export class LeagueQueries {
           (SELECT COUNT(DISTINCT league_slug) FROM matches) AS competitionsWithMatches,
           (SELECT COUNT(DISTINCT club_id) FROM league_clubs) AS dedicatedClubDocuments,
           (SELECT COUNT(*) FROM matches) AS matches,
-          (SELECT COUNT(*) FROM plays) AS playByPlayEvents,
+          (SELECT coalesce(SUM(count), 0) FROM play_streams) AS playByPlayEvents,
           (SELECT COUNT(*) FROM standings) AS standingsGroups`),
     };
   }

@@ -8,6 +8,7 @@ import type { DB } from '../db.js';
 import type { MatchRecord, MatchState } from '../records.js';
 import type { FixtureFilter, MatchRow, SummaryRow } from './types.js';
 import { addDays, parseYmd, ymd } from '../../util/time.js';
+import { unpackJson } from '../blob.js';
 
 interface RawMatch {
   record_json: string;
@@ -55,7 +56,7 @@ export class MatchQueries {
         ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
       summary: db.prepare(
-        'SELECT sections_json, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
+        'SELECT sections, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
       ),
       dates: db
         .prepare('SELECT DISTINCT scoreboard_date FROM matches WHERE league_slug = ? ORDER BY scoreboard_date')
@@ -85,11 +86,10 @@ export class MatchQueries {
     return row ? toMatch(row) : undefined;
   }
 
+  /** The stored sections as their JSON text: the API passes them through without parsing them. */
   summary(league: string, id: string): SummaryRow | undefined {
-    const row = this.s.summary.get(league, id) as { sections_json: string; last_synced_at: string } | undefined;
-    return row
-      ? { sections: JSON.parse(row.sections_json) as Record<string, unknown>, lastSyncedAt: row.last_synced_at }
-      : undefined;
+    const row = this.s.summary.get(league, id) as { sections: Buffer; last_synced_at: string } | undefined;
+    return row ? { text: unpackJson(row.sections), lastSyncedAt: row.last_synced_at } : undefined;
   }
 
   /** Every stored scoreboard day of a league, ascending. */

@@ -1,45 +1,80 @@
 /**
- * Play-by-play, paged in SQL by sequence. The important filter is the stored `flagged` column
- * (goals, cards, substitutions, penalties, own goals) or membership in the summary's key events.
+ * Play-by-play. A match's stream is stored as one compressed JSON array (store/blob.ts) with each
+ * play's id and flag beside it; pages are slices of that array's text, so play records are passed
+ * through without being parsed. The important filter is the stored flag (goals, cards,
+ * substitutions, penalties, own goals) or membership in the summary's key events.
  */
 import type { DB } from '../db.js';
-import type { PlayRecord } from '../records.js';
+import { unpackJson } from '../blob.js';
+import { arraySpans } from '../../util/json-spans.js';
 
-const KEY_EVENT = `id IN (SELECT value FROM json_each(coalesce(
-  (SELECT key_event_ids FROM match_summaries WHERE league_slug = @league AND match_id = @match), '[]')))`;
-const IMPORTANT = `(flagged = 1 OR ${KEY_EVENT})`;
+interface Stream {
+  text: string;
+  spans: Array<[number, number]>;
+  /** Positions of the important plays, in match order. */
+  important: number[];
+}
+
+interface RawStream {
+  plays: Buffer;
+  flags: string;
+  hash: string;
+  key_event_ids: string | null;
+}
+
+/** Pages of one match are read back to back (a build renders them in a row): keep a few decoded. */
+const KEPT = 8;
 
 export class PlayQueries {
   private readonly s;
+  private readonly decoded = new Map<string, Stream>();
 
   constructor(db: DB) {
     this.s = {
-      count: db.prepare('SELECT COUNT(*) FROM plays WHERE league_slug = @league AND match_id = @match').pluck(),
-      countImportant: db
-        .prepare(`SELECT COUNT(*) FROM plays WHERE league_slug = @league AND match_id = @match AND ${IMPORTANT}`)
-        .pluck(),
-      page: db
-        .prepare(`SELECT record_json FROM plays WHERE league_slug = @league AND match_id = @match
-        ORDER BY sequence LIMIT @limit OFFSET @offset`)
-        .pluck(),
-      pageImportant: db
-        .prepare(`SELECT record_json FROM plays WHERE league_slug = @league AND match_id = @match AND ${IMPORTANT}
-        ORDER BY sequence LIMIT @limit OFFSET @offset`)
-        .pluck(),
-      any: db.prepare('SELECT EXISTS (SELECT 1 FROM plays WHERE league_slug = ? AND match_id = ?)').pluck(),
+      stream: db.prepare(`SELECT p.plays, p.flags, p.hash, s.key_event_ids FROM play_streams p
+        LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
+        WHERE p.league_slug = ? AND p.match_id = ?`),
+      any: db.prepare('SELECT EXISTS (SELECT 1 FROM play_streams WHERE league_slug = ? AND match_id = ?)').pluck(),
     };
   }
 
-  count(league: string, match: string, important: boolean): number {
-    return (important ? this.s.countImportant : this.s.count).get({ league, match }) as number;
+  private stream(league: string, match: string): Stream | null {
+    const row = this.s.stream.get(league, match) as RawStream | undefined;
+    if (!row) return null;
+    // The stream's hash and its key events name exactly what is decoded: a changed store misses.
+    const key = `${league}\0${match}\0${row.hash}\0${row.key_event_ids ?? ''}`;
+    const hit = this.decoded.get(key);
+    if (hit) return hit;
+    const text = unpackJson(row.plays);
+    const keyEvents = new Set(JSON.parse(row.key_event_ids ?? '[]') as string[]);
+    const flags = JSON.parse(row.flags) as Array<[string, number]>;
+    const important = flags.flatMap(([id, flagged], i) => (flagged === 1 || keyEvents.has(id) ? [i] : []));
+    const stream = { text, spans: arraySpans(text), important };
+    if (this.decoded.size >= KEPT) this.decoded.delete(this.decoded.keys().next().value!);
+    this.decoded.set(key, stream);
+    return stream;
   }
 
-  page(league: string, match: string, important: boolean, limit: number, offset: number): PlayRecord[] {
-    const rows = (important ? this.s.pageImportant : this.s.page).all({ league, match, limit, offset }) as string[];
-    return rows.map((json) => JSON.parse(json) as PlayRecord);
+  count(league: string, match: string, important: boolean): number {
+    const s = this.stream(league, match);
+    return s ? (important ? s.important.length : s.spans.length) : 0;
+  }
+
+  /** The page's play records as their stored JSON texts, in match order. */
+  page(league: string, match: string, important: boolean, limit: number, offset: number): string[] {
+    const s = this.stream(league, match);
+    if (!s) return [];
+    const at = important ? s.important.slice(offset, offset + limit) : range(offset, limit, s.spans.length);
+    return at.map((i) => s.text.slice(s.spans[i]![0], s.spans[i]![1]));
   }
 
   exists(league: string, match: string): boolean {
     return this.s.any.get(league, match) === 1;
   }
+}
+
+function range(offset: number, limit: number, length: number): number[] {
+  const out: number[] = [];
+  for (let i = offset; i < Math.min(length, offset + limit); i++) out.push(i);
+  return out;
 }

@@ -28,7 +28,8 @@ export interface MatchRow {
 }
 
 export interface SummaryRow {
-  sections: Record<string, unknown>;
+  /** SummarySections as JSON text (a JSON object of the stored sections). */
+  text: string;
   lastSyncedAt: string;
 }
 
