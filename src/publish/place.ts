@@ -12,7 +12,7 @@ export type Placed = 'added' | 'changed' | 'unchanged';
 
 export class FilePlacer {
   /** Directories known to exist; enumeration visits them in runs, so a few recent ones suffice. */
-  private readonly dirs = new Set<string>();
+  private readonly dirs = new Map<string, Promise<void>>();
 
   constructor(
     private readonly release: string,
@@ -22,12 +22,16 @@ export class FilePlacer {
     private readonly fs: OutputFs = nodeFs,
   ) {}
 
-  private async ensureDir(dir: string): Promise<void> {
-    if (this.dirs.has(dir)) return;
-    await this.fs.promises.mkdir(dir, { recursive: true });
-    // The plan visits directories in runs: remembering the recent ones avoids almost every mkdir.
-    if (this.dirs.size >= 256) this.dirs.delete(this.dirs.values().next().value!);
-    this.dirs.add(dir);
+  private ensureDir(dir: string): Promise<void> {
+    // The plan visits directories in runs: remembering the recent ones avoids almost every mkdir, and
+    // remembering the promise keeps files placed at once in one new directory from each making it.
+    let made = this.dirs.get(dir);
+    if (!made) {
+      made = this.fs.promises.mkdir(dir, { recursive: true }).then(() => undefined);
+      if (this.dirs.size >= 256) this.dirs.delete(this.dirs.keys().next().value!);
+      this.dirs.set(dir, made);
+    }
+    return made;
   }
 
   /**
