@@ -1,8 +1,9 @@
 /**
  * THE route table: one declaration per endpoint — path, parameters (with their defaults, bounds and
- * error texts), handler, cache class, what is pre-rendered and which other requests a file also
- * answers. Request resolution (resolve.ts), the render core, the OpenAPI document, the build plan,
- * the generated CDN rules and the server's static lookup all derive from it.
+ * error texts), handler, cache class, what is pre-rendered, which other requests a file also
+ * answers, and how the CDN's rule budget reaches its files (`reach`). Request resolution
+ * (resolve.ts), the render core, the OpenAPI document, the build plan, the generated CDN rules, the
+ * edge router and the server's static lookup all derive from it.
  */
 import {
   boolQuery,
@@ -35,6 +36,10 @@ const league = leagueParam;
 const LEAGUE_ERRORS = [400, 404];
 
 const MAX_FIXTURES_LIMIT = 200;
+
+// The hot set, per route (route.ts `Reach`): which requests, by their shortest spelling, carry the traffic.
+const plain = (q: Readonly<Record<string, string>>) => Object.keys(q).length === 0;
+const always = () => true;
 const MAX_PLAYS_LIMIT = 300;
 
 export const ROUTES: readonly AnyRoute[] = [
@@ -53,6 +58,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: [400],
     handle: ({ store, query }) => leagues(store, query),
     prerender: pre.everyQuery,
+    reach: { level: 'league', hot: plain },
   }),
   defineRoute({
     name: 'meta',
@@ -66,6 +72,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: [],
     handle: ({ store }) => meta(store),
     prerender: pre.once,
+    reach: { level: 'league', hot: always },
   }),
   defineRoute({
     name: 'scoreboard',
@@ -79,6 +86,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, clock, params, query }) => scoreboard(store, clock, params.league, query.dates),
     prerender: pre.scoreboards,
+    reach: { level: 'league', hot: (q, nearDay) => q.dates !== undefined && nearDay(q.dates) },
   }),
   defineRoute({
     name: 'fixtures',
@@ -101,6 +109,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => fixtures(store, params.league, query),
     prerender: pre.fixtures,
+    reach: { level: 'league', hot: plain },
   }),
   defineRoute({
     name: 'summary',
@@ -113,6 +122,7 @@ export const ROUTES: readonly AnyRoute[] = [
     response: R.MatchSummary,
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => summary(store, params.league, query.event, query.fields),
+    reach: { level: 'match', hot: always },
   }),
   defineRoute({
     name: 'event',
@@ -126,6 +136,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => summary(store, params.league, params.eventId, query.fields),
     prerender: pre.events,
+    reach: { level: 'match', hot: plain },
     // One pre-rendered file answers both forms: /events/ID is the summary of event ID.
     aliases: (req) =>
       Object.keys(req.query).length === 0
@@ -148,6 +159,11 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => plays(store, params.league, params.eventId, query),
     prerender: pre.plays,
+    reach: {
+      level: 'match',
+      // The first page, all plays or the important ones.
+      hot: (q) => plain(q) || (Object.keys(q).length === 1 && q.important === 'true'),
+    },
   }),
   defineRoute({
     name: 'clubs',
@@ -161,6 +177,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params }) => clubs(store, params.league),
     prerender: pre.perLeague,
+    reach: { level: 'league', hot: always },
   }),
   defineRoute({
     name: 'club',
@@ -174,6 +191,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params }) => club(store, params.league, params.clubId),
     prerender: pre.clubs,
+    reach: { level: 'league' },
   }),
   defineRoute({
     name: 'standings',
@@ -187,6 +205,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => standings(store, params.league, query.season),
     prerender: pre.standings,
+    reach: { level: 'league', hot: plain },
   }),
   ...['/health', '/api/health'].map((path) =>
     defineRoute({
@@ -214,6 +233,7 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: [],
     standalone: () => ({ body: openApiDocument() }),
     prerender: pre.once,
+    reach: { level: 'league', hot: always },
   }),
 ];
 

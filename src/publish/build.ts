@@ -3,7 +3,9 @@
  * and headers, and publish atomically (release.ts). Incremental: files whose bytes did not change
  * are hard-linked from the published release, and a build that changes nothing publishes nothing.
  * Memory stays flat: the plan streams from the store, bodies are held only while in flight, and
- * rule candidates are spooled to disk.
+ * rule candidates are spooled to disk — all but the edge router's index (edge.ts), a short line per
+ * request, which ships whole in the function anyway. The function the fallback may be is measured
+ * first (function-size.ts): a build whose fallback could not deploy fails before any work.
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
@@ -30,8 +32,14 @@ import {
   pruneReleases,
   releaseLayout,
 } from './release.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, RulePlanner, checkBudget, checkFallback } from './rules.js';
-import type { RuleStats } from './rules.js';
+import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, RulePlanner, checkBudget, checkFallback, isFunction } from './rules.js';
+import type { Router, RuleStats } from './rules.js';
+import type { ReachCount } from './reach.js';
+import { ReachPolicy } from './reach.js';
+import type { EdgeBundleStats } from './edge.js';
+import { EDGE_FILE, EdgeIndex, writeRouter } from './edge.js';
+import type { FunctionSize } from './function-size.js';
+import { checkFunctionFits, functionBundleSize } from './function-size.js';
 
 export interface BuildOptions {
   /** The store to render from; the build reads it in one transaction and leaves it open. */
@@ -47,6 +55,8 @@ export interface BuildOptions {
   concurrency?: number;
   ruleBudget?: number;
   fallback?: string;
+  /** How the CDN reaches the files: literal rules only (default), or an edge function first. */
+  router?: Router;
   /** Older releases kept next to the published one. */
   keepReleases?: number;
   onPlanned?: (n: number) => void;
@@ -66,6 +76,13 @@ export interface BuildSummary {
   failed: number;
   failures: string[];
   rules: RuleStats;
+  router: Router;
+  /** Pre-rendered requests the CDN reaches from files, in their shortest spelling; and of the hot set. */
+  reach: ReachCount;
+  /** The edge function's module (`--router edge`). */
+  edge: EdgeBundleStats | null;
+  /** The fallback function's bundle, when the fallback is the Netlify Function. */
+  functionSize: FunctionSize | null;
   seconds: number;
 }
 
@@ -79,6 +96,7 @@ export class BuildError extends Error {
 }
 
 const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE];
+const EDGE_AUX_FILES = [...AUX_FILES, EDGE_FILE];
 const MAX_REPORTED_FAILURES = 20;
 
 /** Responses rendered for files must not depend on the time of the build: the clock is the store's. */
@@ -91,6 +109,10 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
   const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
+  const router = opts.router ?? 'rules';
+  // Before any work: a function that cannot deploy makes the whole build pointless.
+  const functionSize = isFunction(fallback) ? functionBundleSize(opts.store.db.name) : null;
+  if (functionSize) checkFunctionFits(functionSize, fallback);
   const concurrency = opts.concurrency ?? 16;
   const fs = opts.fs ?? nodeFs;
   const layout = releaseLayout(opts.out, fs);
@@ -103,7 +125,10 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     temp = createTempRelease(layout);
     const placer = new FilePlacer(temp, previous, !opts.full, fs);
     const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
-    const rules = new RulePlanner(`${temp}-rules`, budget, fallback, fs);
+    const store = opts.store;
+    const clock = opts.clock ?? snapshotClock(store);
+    const rules = new RulePlanner(`${temp}-rules`, budget, fallback, new ReachPolicy(store, clock()), router, fs);
+    const edge = router === 'edge' ? new EdgeIndex() : null;
     const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs);
     const counts = { files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
     const failures: string[] = [];
@@ -113,12 +138,10 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       opts.onFile?.(true);
     };
 
-    const store = opts.store;
     try {
       // One read transaction for the whole enumeration: every file comes from one state of the
       // store even if a sync commits meanwhile (and the render core joins this transaction).
       store.db.exec('BEGIN');
-      const clock = opts.clock ?? snapshotClock(store);
       const limit = pLimit(concurrency);
       const inflight = new Set<Promise<void>>();
       let planned = 0;
@@ -144,6 +167,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
             }),
           );
           rules.add(file, body);
+          edge?.add(file);
           const before = known.find(file.file);
           const task: Promise<void> = limit(() => placer.place(file.file, body.body, body.etag, before)).then(
             (placed) => {
@@ -169,6 +193,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       known.close();
     }
     const ruleStats = rules.finish(temp);
+    const edgeStats = edge ? await writeRouter(temp, edge, fs) : null;
     if (counts.failed) {
       throw new BuildError(
         `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,
@@ -177,7 +202,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     }
 
     const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
-    const auxSame = AUX_FILES.map((f) => placer.keepIfSame(f)).every(Boolean);
+    const auxSame = (edge ? EDGE_AUX_FILES : AUX_FILES).map((f) => placer.keepIfSame(f)).every(Boolean);
     const nothingChanged = !!previous && !opts.full && counts.added + counts.changed + deleted === 0 && auxSame;
     let release: string;
     if (nothingChanged) {
@@ -195,6 +220,13 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       deleted,
       failures,
       rules: ruleStats,
+      router,
+      // The edge router reaches every pre-rendered request; the rules, those they hold.
+      reach: edge
+        ? { ...ruleStats.reach, reached: ruleStats.reach.requests, hotReached: ruleStats.reach.hot }
+        : ruleStats.reach,
+      edge: edgeStats,
+      functionSize,
       seconds: (performance.now() - started) / 1000,
     };
   } finally {

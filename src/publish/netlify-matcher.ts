@@ -65,7 +65,8 @@ export async function loadMatcher(redirectsFile: string): Promise<NetlifyMatcher
       const to = m.to;
       if (to === fallback || to.startsWith(`${fallback}/`) || to.startsWith(`${fallback}?`))
         return { kind: 'fallback', to, status: m.status };
-      if (to.startsWith('/_s/')) return { kind: 'file', file: to.slice(1).split('?')[0]!, status: m.status };
+      // A path on this site: a file of the release (a missing one is the emulator's to report).
+      if (/^\/(?!\/)/.test(to)) return { kind: 'file', file: to.slice(1).split('?')[0]!, status: m.status };
       return { kind: 'other', to, status: m.status };
     },
   };

@@ -10,7 +10,7 @@
  *                      keys, rewriting to the fallback;
  *   catch-all:         `/*` to the fallback, last.
  * Order: for k from the largest |S| down to 1, [literals with |C| = k] then [escapes with |S| = k];
- * then the literals without conditions; then the catch-all.
+ * then the literals without conditions; then the pages (below); then the catch-all.
  *
  * WHY IT IS SOUND under Netlify's matching (research/cdn-serving.md §1.2–1.3: conditions match as a
  * subset, extra parameters are ignored, a key's last `key=value` occurrence counts, bare keys never
@@ -26,7 +26,14 @@
  * F holds (plan.ts keeps a spelling only when it validates to the pre-rendered request's key).
  * Every request that meets no literal reaches the fallback, which is always right. Soundness never
  * depends on which literals the budget admits: leaving one out only sends its requests to the
- * fallback. Property tests resolve generated requests through netlify-redirector to check this.
+ * fallback, so the budget is spent by expected traffic (reach.ts). Property tests resolve generated
+ * requests through netlify-redirector to check this.
+ *
+ * PAGES. Just before the catch-all, literal rules keep the paths outside the API that the release
+ * ships as files on those files: the front door (`/` and `/index.html` → `index.html`) and its
+ * assets (`/_fd/*`), when the release has them, and — with the edge router — the files under `/_s/`,
+ * which its rewrites land on (edge.ts says how direct requests are kept off them). No API route
+ * lives under any of these paths, so they change nothing above.
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
@@ -36,34 +43,33 @@ import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
 import type { PlannedFile, RequestForm } from './plan.js';
 import { STATIC_PREFIX } from './plan.js';
+import type { ReachCount, ReachPolicy } from './reach.js';
+import { noReach } from './reach.js';
 
 export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
 /** Netlify's guidance: beyond ~10,000 rules, expect slow or failing deploys. */
 export const DEFAULT_RULE_BUDGET = 10_000;
 
-/** Literal rules are admitted in this order until the budget is spent. */
-export const TIERS = ['league', 'league-spellings', 'event', 'summary', 'plays', 'match-spellings'] as const;
+/** How the CDN finds pre-rendered files: literal rules only, or an edge function first (edge.ts). */
+export type Router = 'rules' | 'edge';
+export const ROUTERS: readonly Router[] = ['rules', 'edge'];
 
-function tierOf(route: string, rank: number): number {
-  switch (route) {
-    case 'event':
-      return rank ? 5 : 2;
-    case 'summary':
-      return rank ? 5 : 3;
-    case 'plays':
-      return rank ? 5 : 4;
-    default:
-      return rank ? 1 : 0;
-  }
-}
+/** The front door's assets (CONTRACT §4.11), served from files like the page itself. */
+export const FRONT_DOOR_ASSETS = '_fd';
+/** Page rules at most: `/`, `/index.html`, `/_fd/*`, `/_s/*`. */
+const MAX_PAGE_RULES = 4;
 
 export interface RuleStats {
   total: number;
   literals: number;
   escapes: number;
+  /** Rules that keep non-API paths on their files (see PAGES above). */
+  pages: number;
   budget: number;
-  /** Per tier: literal spellings that were candidates and how many got a rule. */
-  tiers: Array<{ tier: string; candidates: number; admitted: number }>;
+  /** Literal spellings that were candidates for a rule. */
+  candidates: number;
+  /** Pre-rendered requests a literal rule reaches, in their shortest spelling; and of the hot set. */
+  reach: ReachCount;
 }
 
 export class RuleError extends Error {}
@@ -76,9 +82,9 @@ export function checkFallback(fallback: string): string {
   );
 }
 
-/** Rules that route to the fallback for the whole route table: the floor of any rule budget. */
+/** Rules that every build writes whatever it admits: the floor of any rule budget. */
 export function fallbackRuleCount(routes: readonly AnyRoute[]): number {
-  return routes.reduce((n, r) => n + (1 << Object.keys(r.query).length) - 1, 0) + 1;
+  return routes.reduce((n, r) => n + (1 << Object.keys(r.query).length) - 1, 0) + MAX_PAGE_RULES + 1;
 }
 
 export function checkBudget(budget: number, routes: readonly AnyRoute[]): number {
@@ -88,7 +94,7 @@ export function checkBudget(budget: number, routes: readonly AnyRoute[]): number
   return budget;
 }
 
-const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');
+export const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');
 
 function subsets<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
@@ -111,55 +117,103 @@ function literalRule(form: RequestForm, file: string): string {
   return `${form.path}${conds} /${file} 200!`;
 }
 
+/** The page rules for what the release in `dir` holds (see PAGES above). */
+export function pageRules(dir: string, router: Router, fs: OutputFs = nodeFs): string[] {
+  const rules: string[] = [];
+  if (fs.existsSync(path.join(dir, 'index.html'))) rules.push('/ /index.html 200!', '/index.html /index.html 200!');
+  if (fs.existsSync(path.join(dir, FRONT_DOOR_ASSETS)))
+    rules.push(`/${FRONT_DOOR_ASSETS}/* /${FRONT_DOOR_ASSETS}/:splat 200!`);
+  if (router === 'edge') rules.push(`/${STATIC_PREFIX}/* /${STATIC_PREFIX}/:splat 200!`);
+  return rules;
+}
+
 interface Spooled {
+  /** Admission priority (reach.ts): lower first. */
+  p: number;
   rule: string;
   k: number;
   file: string;
+  /** 1 when this is a pre-rendered request's shortest spelling; `hot` when that request is in the hot set. */
+  shortest: 0 | 1;
+  hot: 0 | 1;
   etag: string;
   cacheControl: string;
 }
 
+const headerBlock = (file: string, h: { etag: string; cacheControl: string }) =>
+  `/${file}\n  ETag: ${h.etag}\n  Cache-Control: ${h.cacheControl}\n`;
+
 /**
- * Collects literal candidates while the build streams (spooled to one file per tier, so memory does
- * not grow with the store), then admits them tier by tier within the budget and writes the rules.
+ * Collects literal candidates while the build streams — spooled to one file with their priority,
+ * while only a count per priority stays in memory — then admits them lowest priority first within
+ * the budget (in plan order within a priority, so the output is reproducible) and writes the rules.
  */
 export class RulePlanner {
-  private readonly spools: LineWriter[];
-  private readonly candidates = TIERS.map(() => 0);
+  private readonly spool: LineWriter;
+  /** With the edge router every file is reachable, so every file needs its headers. */
+  private readonly allHeaders: LineWriter | null;
+  private readonly perPriority = new Map<number, number>();
   private readonly routes = new Map<string, AnyRoute>();
+  private readonly counted = noReach();
 
   constructor(
     private readonly workDir: string,
     private readonly budget: number,
     private readonly fallback: string,
+    private readonly reach: ReachPolicy,
+    private readonly router: Router = 'rules',
     private readonly fs: OutputFs = nodeFs,
   ) {
     this.fs.mkdirSync(workDir, { recursive: true });
-    this.spools = TIERS.map((_, i) => new LineWriter(path.join(workDir, `tier-${i}.ndjson`), this.fs));
+    this.spool = new LineWriter(path.join(workDir, 'candidates.ndjson'), this.fs);
+    this.allHeaders = router === 'edge' ? new LineWriter(path.join(workDir, 'headers.txt'), this.fs) : null;
   }
 
   add(planned: PlannedFile, headers: { etag: string; cacheControl: string }): void {
-    const rank = new Map<string, number>();
+    const hot = new Set<RequestForm>();
+    for (const request of planned.requests) {
+      this.counted.requests++;
+      if (this.reach.isHot(request)) {
+        this.counted.hot++;
+        hot.add(request);
+      }
+    }
+    this.allHeaders?.write(headerBlock(planned.file, headers));
     for (const form of planned.forms) {
-      const r = rank.get(form.route.name) ?? 0;
-      rank.set(form.route.name, r + 1);
       if (Object.keys(form.route.query).length) this.routes.set(form.route.name, form.route);
-      const tier = tierOf(form.route.name, r);
+      // plan.ts puts each request's shortest spelling first among its spellings, the very object.
+      const shortest = planned.requests.includes(form);
+      const p = this.reach.priority(form, shortest, hot.has(form));
       const line: Spooled = {
+        p,
         rule: literalRule(form, planned.file),
         k: form.query.length,
         file: planned.file,
+        shortest: shortest ? 1 : 0,
+        hot: hot.has(form) ? 1 : 0,
         etag: headers.etag,
         cacheControl: headers.cacheControl,
       };
-      this.spools[tier]!.write(`${JSON.stringify(line)}\n`);
-      this.candidates[tier]!++;
+      this.spool.write(`${JSON.stringify(line)}\n`);
+      this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
     }
   }
 
   /** Stop spooling (idempotent); `finish` reads what was spooled. */
   close(): void {
-    for (const s of this.spools) s.close();
+    this.spool.close();
+    this.allHeaders?.close();
+  }
+
+  /** Which priorities get every candidate, and how many of the next one fit in `room`. */
+  private cutoff(room: number): { below: number; atCut: number } {
+    let left = room;
+    for (const p of [...this.perPriority.keys()].sort((a, b) => a - b)) {
+      const n = this.perPriority.get(p)!;
+      if (n > left) return { below: p, atCut: left };
+      left -= n;
+    }
+    return { below: Number.POSITIVE_INFINITY, atCut: 0 };
   }
 
   /** Write `_redirects` and `_headers` into `dir`. */
@@ -171,8 +225,10 @@ export class RulePlanner {
         rule: escapeRule(route, keys, this.fallback),
       })),
     );
-    // checkBudget() made room for the escapes of every route, so this is never negative.
-    const room = this.budget - escapes.length - 1;
+    const pages = pageRules(dir, this.router, this.fs);
+    // checkBudget() made room for the escapes of every route and every page rule, so this is never negative.
+    const room = this.budget - escapes.length - pages.length - 1;
+    const cut = this.cutoff(room);
     const maxK = Math.max(0, ...escapes.map((e) => e.k));
     const groups = Array.from(
       { length: maxK + 1 },
@@ -181,20 +237,23 @@ export class RulePlanner {
     const headers = new LineWriter(path.join(dir, '_headers'), this.fs);
     headers.write(`/${STATIC_PREFIX}/*\n  Content-Type: ${JSON_TYPE}\n`);
     for (const [name, value] of Object.entries(CORS)) headers.write(`  ${name}: ${value}\n`);
+    if (this.allHeaders) {
+      for (const line of linesSync(this.allHeaders.file, this.fs)) headers.write(`${line}\n`);
+    }
     const withHeaders = new Set<string>();
-    const admitted = TIERS.map(() => 0);
+    const reach = { ...this.counted, reached: 0, hotReached: 0 };
     let literals = 0;
-    for (let tier = 0; tier < TIERS.length; tier++) {
-      for (const line of linesSync(path.join(this.workDir, `tier-${tier}.ndjson`), this.fs)) {
-        if (literals >= room) break;
-        const s = JSON.parse(line) as Spooled;
-        groups[s.k]!.write(`${s.rule}\n`);
-        literals++;
-        admitted[tier]!++;
-        if (!withHeaders.has(s.file)) {
-          withHeaders.add(s.file);
-          headers.write(`/${s.file}\n  ETag: ${s.etag}\n  Cache-Control: ${s.cacheControl}\n`);
-        }
+    let atCut = 0;
+    for (const line of linesSync(this.spool.file, this.fs)) {
+      const s = JSON.parse(line) as Spooled;
+      if (s.p > cut.below || (s.p === cut.below && atCut++ >= cut.atCut)) continue;
+      groups[s.k]!.write(`${s.rule}\n`);
+      literals++;
+      reach.reached += s.shortest;
+      reach.hotReached += s.hot;
+      if (!this.allHeaders && !withHeaders.has(s.file)) {
+        withHeaders.add(s.file);
+        headers.write(headerBlock(s.file, s));
       }
     }
     headers.close();
@@ -207,15 +266,18 @@ export class RulePlanner {
       for (const line of linesSync(path.join(this.workDir, `k-${k}.txt`), this.fs)) out.write(`${line}\n`);
       for (const e of escapes) if (e.k === k) out.write(`${e.rule}\n`);
     }
+    for (const rule of pages) out.write(`${rule}\n`);
     out.write(`/* ${isFunction(this.fallback) ? this.fallback : `${this.fallback}/:splat`} 200!\n`);
     out.close();
     this.fs.rmSync(this.workDir, { recursive: true, force: true });
     return {
-      total: literals + escapes.length + 1,
+      total: literals + escapes.length + pages.length + 1,
       literals,
       escapes: escapes.length,
+      pages: pages.length,
       budget: this.budget,
-      tiers: TIERS.map((tier, i) => ({ tier, candidates: this.candidates[i]!, admitted: admitted[i]! })),
+      candidates: [...this.perPriority.values()].reduce((a, b) => a + b, 0),
+      reach,
     };
   }
 }

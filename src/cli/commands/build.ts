@@ -1,7 +1,10 @@
 import { Command } from 'commander';
 import { build, BuildError } from '../../publish/build.js';
 import type { BuildSummary } from '../../publish/build.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET } from '../../publish/rules.js';
+import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules.js';
+import type { Router } from '../../publish/rules.js';
+import { EDGE_LIMIT_BYTES, EdgeError } from '../../publish/edge.js';
+import { FUNCTION_LIMIT_BYTES, FunctionTooLarge, describeFunctionSize } from '../../publish/function-size.js';
 import { Progress } from '../progress.js';
 import { CommandFailed, UsageError, parsePositiveInt } from '../errors.js';
 import { StoreReader } from '../../store/read/reader.js';
@@ -14,25 +17,35 @@ interface BuildFlags {
   concurrency: number;
   ruleBudget: number;
   fallback: string;
+  router: Router;
   keep: number;
 }
 
 const n = (v: number) => v.toLocaleString('en-US');
 
 export function summaryLine(s: BuildSummary, out: string): string {
-  const mb = (s.bytes / 1e6).toFixed(1);
-  const left = s.rules.tiers
-    .filter((t) => t.candidates > t.admitted)
-    .map((t) => `${t.tier} ${n(t.candidates - t.admitted)}`);
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const r = s.rules;
   const rules =
-    `${n(s.rules.total)} rules of ${n(s.rules.budget)} (${n(s.rules.literals)} literal, ${n(s.rules.escapes)} escape, 1 catch-all` +
-    (left.length ? `; spellings left to the fallback: ${left.join(', ')})` : ')');
+    `${n(r.total)} rules of ${n(r.budget)} (${n(r.literals)} literal of ${n(r.candidates)} candidate spellings, ` +
+    `${n(r.escapes)} escape, ${n(r.pages)} page, 1 catch-all)`;
+  const edge = s.edge
+    ? `; edge router ${mb(s.edge.bytes)}, ${mb(s.edge.gzipBytes)} compressed (limit ${mb(EDGE_LIMIT_BYTES)})`
+    : '';
+  const reach =
+    `CDN reaches ${n(s.reach.reached)} of ${n(s.reach.requests)} pre-rendered requests ` +
+    `(hot set: ${n(s.reach.hotReached)} of ${n(s.reach.hot)})`;
+  const fn = s.functionSize
+    ? `; fallback function ${describeFunctionSize(s.functionSize)} of ${mb(FUNCTION_LIMIT_BYTES)}`
+    : '';
   const where = s.published
     ? `published ${out} -> ${path.basename(s.release)}`
     : `nothing changed, ${out} stays ${path.basename(s.release)}`;
   return (
-    `build: ${n(s.files)} files, ${mb} MB: ${n(s.added + s.changed)} written (${n(s.added)} new, ${n(s.changed)} changed), ` +
-    `${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ${rules}; ${where} in ${s.seconds.toFixed(1)}s`
+    `build: ${n(s.files)} files, ${mb(s.bytes)}: ${n(s.added + s.changed)} written ` +
+    `(${n(s.added)} new, ${n(s.changed)} changed), ` +
+    `${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ${rules}${edge}; ${reach}${fn}; ` +
+    `${where} in ${s.seconds.toFixed(1)}s`
   );
 }
 
@@ -60,6 +73,17 @@ export function buildCommand(): Command {
       process.env.FDS_FALLBACK ?? DEFAULT_FALLBACK,
     )
     .option(
+      '--router <router>',
+      'how the CDN reaches the files: rules (literal rules, spent by expected traffic) or edge ' +
+        '(an edge function that reaches every file)',
+      (v) => {
+        if (!(ROUTERS as readonly string[]).includes(v))
+          throw new UsageError(`--router must be one of ${ROUTERS.join(', ')}, got ${JSON.stringify(v)}`);
+        return v as Router;
+      },
+      'rules',
+    )
+    .option(
       '--keep <n>',
       'older releases kept beside the published one',
       (v) => {
@@ -80,6 +104,7 @@ export function buildCommand(): Command {
           concurrency: f.concurrency,
           ruleBudget: f.ruleBudget,
           fallback: f.fallback,
+          router: f.router,
           keepReleases: f.keep,
           onPlanned: (k) => progress.plan(k),
           onFile: (failed) => progress.tick(failed),
@@ -88,6 +113,8 @@ export function buildCommand(): Command {
         process.stdout.write(`${summaryLine(summary, f.out)}\n`);
       } catch (err) {
         progress.finish();
+        if (err instanceof FunctionTooLarge || err instanceof EdgeError || err instanceof RuleError)
+          throw new CommandFailed(err.message);
         if (!(err instanceof BuildError)) throw err;
         for (const line of err.failures) process.stderr.write(`failed: ${line}\n`);
         throw new CommandFailed(err.message);
