@@ -95,7 +95,11 @@ const DENO_SAFE: Plugin = {
 /** The function module: the bundled router over `index`, Netlify's default export and its config. */
 export async function bundleRouter(index: string): Promise<string> {
   // esbuild is needed only for this router; loading it lazily keeps it out of every other command.
-  const esbuild = await import('esbuild');
+  const esbuild = await import('esbuild').catch(() => {
+    throw new EdgeError(
+      '--router edge bundles its function with esbuild, which is not installed (npm install esbuild)',
+    );
+  });
   const source = routerSource();
   const entry = [
     `import { createRouter } from ${JSON.stringify(`./${path.basename(source)}`)};`,
