@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '../../src/api/render.js';
+import { summaryLine } from '../../src/cli/commands/build.js';
+import { check } from '../../src/publish/check.js';
 import { formatQuery } from '../../src/api/query.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { CdnEmulator, headersFor, parseHeaders } from '../../src/publish/cdn-emulator.js';
@@ -26,6 +28,7 @@ type EdgeFunction = (request: Request, context: object) => Promise<URL | Respons
 const NOW = new Date('2026-03-21T12:00:00Z');
 const BASE = 'https://fds.test';
 
+let db: string;
 let store: StoreReader;
 let release: string;
 let summary: BuildSummary;
@@ -36,7 +39,7 @@ let headerRules: ReturnType<typeof parseHeaders>;
 const tally = { rewritten: 0, passed: 0, wrong: 0 };
 
 beforeAll(async () => {
-  const db = await demoStore();
+  db = await demoStore();
   const built = await buildInto(db, undefined, { router: 'edge' });
   summary = built.summary;
   release = currentRelease(built.out)!;
@@ -159,6 +162,22 @@ describe('the edge router', () => {
       { path: '/get/soccer/eng.1/fixtures', query: 'status=all&page=1&from=20260101' },
     ])
       expect((await route('GET', req)).out, `${req.path}?${req.query}`).toBeUndefined();
+  });
+
+  it('is the same, byte for byte, when the same store is built again', async () => {
+    const again = currentRelease((await buildInto(db, undefined, { router: 'edge', concurrency: 1 })).out)!;
+    for (const file of [EDGE_FILE, '_redirects', '_headers'])
+      expect(fs.readFileSync(path.join(again, file)).equals(fs.readFileSync(path.join(release, file))), file).toBe(
+        true,
+      );
+  });
+
+  it('is what `fds check` resolves the sample and the reach through, finding nothing wrong', async () => {
+    const report = await check({ dir: release, db, sample: 200 });
+    expect(report.fileMismatches + report.sampleMismatches, report.reasons.join('\n')).toBe(0);
+    expect(report.edge).toBe(true);
+    expect(report.reach).toEqual(summary.reach);
+    expect(summaryLine(summary, 'dist')).toMatch(/edge router \d+\.\d MB, \d+\.\d MB compressed \(limit 20\.0 MB\)/);
   });
 
   it('keeps clients off the files themselves: a direct request goes where any path outside the API goes', async () => {
