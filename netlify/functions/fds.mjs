@@ -11,14 +11,22 @@ import { render } from '../../build/api/render.js';
 import { StoreReader } from '../../build/store/read/reader.js';
 import { netlifyCanonicalQuery } from '../../build/api/netlify-query.js';
 
-const STORE = process.env.FDS_DB ?? 'data/football.sqlite';
-const startedAt = Date.now();
+// Uptime by the monotonic clock: the wall clock may jump.
+const startedAt = performance.now();
+/** The open store and the path it was opened from: FDS_DB is read on each request, the store opened once. */
 let store = null;
+let storePath = null;
 
-function openStore() {
-  if (store) return store;
+function storeFile() {
+  return process.env.FDS_DB ?? 'data/football.sqlite';
+}
+
+function openStore(file) {
+  if (store && storePath === file) return store;
+  store?.close();
+  storePath = file;
   try {
-    store = StoreReader.open(STORE);
+    store = StoreReader.open(file);
   } catch {
     store = null;
   }
@@ -41,16 +49,21 @@ function target(request) {
 export default async (request) => {
   const { path, rawQuery } = target(request);
   const headers = Object.fromEntries(request.headers);
+  const file = storeFile();
   const res = render(
     { method: request.method, path, rawQuery, headers },
     {
-      store: openStore(),
+      store: openStore(file),
       clock: () => new Date(),
-      uptime: () => (Date.now() - startedAt) / 1000,
-      storeName: 'football.sqlite',
+      uptime: () => (performance.now() - startedAt) / 1000,
+      storeName: file.split('/').pop(),
     },
   );
-  if (res.status === 503) store = null;
+  if (res.status === 503) {
+    // Reopen on the next request: the store may be back (or replaced).
+    store?.close();
+    store = null;
+  }
   // Content-Length is the platform's: a Response states the length of what it sends.
   return new Response(res.sendBody ? res.body : null, { status: res.status, headers: res.headers });
 };

@@ -21,11 +21,13 @@ const hexval = (c: number): number => {
 };
 
 const utf8 = new TextDecoder('utf-8');
+const toUtf8 = new TextEncoder();
 
+// Web APIs only (no Buffer): the edge router (edge/router.ts) runs this on Deno.
 export function netlifyDecode(raw: string): string {
   if (!raw.includes('%') && !raw.includes('+')) return raw;
-  const src = Buffer.from(raw, 'utf8');
-  const out = Buffer.alloc(src.length);
+  const src = toUtf8.encode(raw);
+  const out = new Uint8Array(src.length);
   let n = 0;
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;

@@ -35,6 +35,18 @@ export interface HandlerResult {
   live?: boolean;
 }
 
+/**
+ * How the CDN reaches a route's pre-rendered files (publish/reach.ts). Literal rules are spent
+ * league-level files first, then per-match files by their match's closeness to the snapshot time.
+ * `hot` picks, by the query of a request's shortest spelling, the requests that belong to the hot
+ * set — the traffic every build must reach from files (for `match` routes: of live matches and of
+ * yesterday's, today's and tomorrow's); `nearDay` says whether a YYYYMMDD is one of those days.
+ */
+export interface Reach {
+  level: 'league' | 'match';
+  hot?: (query: Readonly<Record<string, string>>, nearDay: (day: string) => boolean) => boolean;
+}
+
 /** One request the static build pre-renders: path parameters and the query, both canonical. */
 export interface PrerenderRequest {
   params: Record<string, string>;
@@ -94,6 +106,8 @@ export interface RouteDef<P, Q> {
    * when the store's change log touched one of them. Required with `prerender`.
    */
   reads?: (req: PrerenderRequest) => string[];
+  /** Required with `prerender`, and on a route that aliases name. */
+  reach?: Reach;
 }
 
 // The table holds routes of many parameter shapes; the core handles them uniformly.

@@ -1,8 +1,9 @@
 /**
  * THE route table: one declaration per endpoint — path, parameters (with their defaults, bounds and
- * error texts), handler, cache class, what is pre-rendered and which other requests a file also
- * answers. Request resolution (resolve.ts), the render core, the OpenAPI document, the build plan,
- * the generated CDN rules and the server's static lookup all derive from it.
+ * error texts), handler, cache class, what is pre-rendered, which other requests a file also
+ * answers, and how the CDN's rule budget reaches its files (`reach`). Request resolution
+ * (resolve.ts), the render core, the OpenAPI document, the build plan, the generated CDN rules, the
+ * edge router and the server's static lookup all derive from it.
  */
 import {
   boolQuery,
@@ -49,6 +50,10 @@ const league = leagueParam;
 const LEAGUE_ERRORS = [400, 404];
 
 const MAX_FIXTURES_LIMIT = 200;
+
+// The hot set, per route (route.ts `Reach`): which requests, by their shortest spelling, carry the traffic.
+const plain = (q: Readonly<Record<string, string>>) => Object.keys(q).length === 0;
+const always = () => true;
 const MAX_PLAYS_LIMIT = 300;
 
 export const ROUTES: readonly AnyRoute[] = [
@@ -68,6 +73,7 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store, query }) => leagues(store, query),
     prerender: pre.everyQuery,
     reads: () => [topic.any],
+    reach: { level: 'league', hot: plain },
   }),
   defineRoute({
     name: 'meta',
@@ -82,6 +88,7 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store }) => meta(store),
     prerender: pre.once,
     reads: () => [topic.any],
+    reach: { level: 'league', hot: always },
   }),
   defineRoute({
     name: 'scoreboard',
@@ -96,6 +103,7 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store, clock, params, query }) => scoreboard(store, clock, params.league, query.dates),
     prerender: pre.scoreboards,
     reads: ({ params: p, query: q }) => [topic.day(p.league!, q.dates!), ...leagueLevel(p.league!)],
+    reach: { level: 'league', hot: (q, nearDay) => q.dates !== undefined && nearDay(q.dates) },
   }),
   defineRoute({
     name: 'fixtures',
@@ -119,6 +127,7 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store, params, query }) => fixtures(store, params.league, query),
     prerender: pre.fixtures,
     reads: ({ params: p }) => [topic.matches(p.league!), ...leagueLevel(p.league!)],
+    reach: { level: 'league', hot: plain },
   }),
   defineRoute({
     name: 'summary',
@@ -131,6 +140,7 @@ export const ROUTES: readonly AnyRoute[] = [
     response: R.MatchSummary,
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => summary(store, params.league, query.event, query.fields),
+    reach: { level: 'match', hot: always },
   }),
   defineRoute({
     name: 'event',
@@ -145,6 +155,7 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store, params, query }) => summary(store, params.league, params.eventId, query.fields),
     prerender: pre.events,
     reads: ({ params: p }) => [...oneMatch(p.league!, p.eventId!), ...leagueLevel(p.league!)],
+    reach: { level: 'match', hot: plain },
     // One pre-rendered file answers both forms: /events/ID is the summary of event ID.
     aliases: (req) =>
       Object.keys(req.query).length === 0
@@ -168,6 +179,11 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store, params, query }) => plays(store, params.league, params.eventId, query),
     prerender: pre.plays,
     reads: ({ params: p }) => oneMatch(p.league!, p.eventId!),
+    reach: {
+      level: 'match',
+      // The first page, all plays or the important ones.
+      hot: (q) => plain(q) || (Object.keys(q).length === 1 && q.important === 'true'),
+    },
   }),
   defineRoute({
     name: 'clubs',
@@ -182,6 +198,7 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store, params }) => clubs(store, params.league),
     prerender: pre.perLeague,
     reads: ({ params: p }) => [topic.matches(p.league!), topic.clubs, ...leagueLevel(p.league!)],
+    reach: { level: 'league', hot: always },
   }),
   defineRoute({
     name: 'club',
@@ -201,6 +218,7 @@ export const ROUTES: readonly AnyRoute[] = [
       topic.matches(p.league!),
       ...leagueLevel(p.league!),
     ],
+    reach: { level: 'league' },
   }),
   defineRoute({
     name: 'standings',
@@ -215,6 +233,7 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store, params, query }) => standings(store, params.league, query.season),
     prerender: pre.standings,
     reads: ({ params: p }) => [topic.standings(p.league!), ...leagueLevel(p.league!)],
+    reach: { level: 'league', hot: plain },
   }),
   defineRoute({
     name: 'changes',
@@ -229,6 +248,8 @@ export const ROUTES: readonly AnyRoute[] = [
     handle: ({ store, query }) => changes(store, query.since),
     prerender: pre.once,
     reads: () => [topic.any],
+    // Clients poll it: always worth a rule.
+    reach: { level: 'league', hot: always },
   }),
   ...['/health', '/api/health'].map((path) =>
     defineRoute({
@@ -258,6 +279,7 @@ export const ROUTES: readonly AnyRoute[] = [
     prerender: pre.once,
     // Only the code changes it, and another code version always builds in full.
     reads: () => [],
+    reach: { level: 'league', hot: always },
   }),
   defineRoute({
     name: 'front-door',
@@ -274,6 +296,8 @@ export const ROUTES: readonly AnyRoute[] = [
     // The route table is passed in rather than imported by the page: it is this module.
     handle: ({ store }) => ({ body: frontDoorPage(frontDoorData(store, ROUTES_BY_NAME)) }),
     prerender: pre.once,
+    reads: () => [topic.any],
+    reach: { level: 'league', hot: always },
   }),
 ];
 

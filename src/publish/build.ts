@@ -5,6 +5,9 @@
  * every other file is hard-linked from the published release, and a build with nothing to do
  * returns at once. Memory stays flat: the plan streams from the store, bodies are held only while
  * in flight, and rule candidates are spooled to disk.
+ * The function the fallback may be is measured first (function-size.ts): a build whose fallback
+ * could not deploy fails before any work. With `--router edge` the build also writes an edge function
+ * holding the index of what it pre-rendered (edge.ts).
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
@@ -39,10 +42,15 @@ import {
   pruneReleases,
   releaseLayout,
 } from './release.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, RulePlanner, checkBudget, checkFallback } from './rules.js';
-import type { RuleStats } from './rules.js';
+import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, RulePlanner, checkBudget, checkFallback, isFunction } from './rules.js';
+import type { Router, RuleStats } from './rules.js';
 import { assetReleasePaths, assetsVersion, copyAssets } from '../frontdoor/assets.js';
-import { ASSET_DIR, ASSET_HEADERS } from '../frontdoor/paths.js';
+import type { ReachCount } from './reach.js';
+import { ReachPolicy } from './reach.js';
+import type { EdgeBundleStats } from './edge.js';
+import { EDGE_FILE, EdgeIndex, writeRouter } from './edge.js';
+import type { FunctionSize } from './function-size.js';
+import { checkFunctionFits, functionBundleSize } from './function-size.js';
 
 export interface BuildOptions {
   /** The store to render from; the build reads it in one transaction and leaves it open. */
@@ -58,6 +66,8 @@ export interface BuildOptions {
   workers?: number;
   ruleBudget?: number;
   fallback?: string;
+  /** How the CDN reaches the files: literal rules only (default), or an edge function first. */
+  router?: Router;
   /** Older releases kept next to the published one. */
   keepReleases?: number;
   onPlanned?: (n: number) => void;
@@ -84,6 +94,13 @@ export interface BuildSummary {
   failed: number;
   failures: string[];
   rules: RuleStats | null;
+  router: Router;
+  /** Pre-rendered requests the CDN reaches from files, in their shortest spelling; and of the hot set. */
+  reach: ReachCount | null;
+  /** The edge function's module (`--router edge`). */
+  edge: EdgeBundleStats | null;
+  /** The fallback function's bundle, when the fallback is the Netlify Function. */
+  functionSize: FunctionSize | null;
   seconds: number;
 }
 
@@ -98,6 +115,7 @@ export class BuildError extends Error {
 
 /** Files beside the rendered ones; the front door's assets are copies of installed files. */
 const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE, BUILD_INFO_FILE, ...assetReleasePaths()];
+const EDGE_AUX_FILES = [...AUX_FILES, EDGE_FILE];
 const MAX_REPORTED_FAILURES = 20;
 
 /** Responses rendered for files must not depend on the time of the build: the clock is the store's. */
@@ -109,7 +127,11 @@ export function snapshotClock(store: StoreReader): Clock {
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
-  const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES, assetReleasePaths().length);
+  const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
+  const router = opts.router ?? 'rules';
+  // Before any work: a function that cannot deploy makes the whole build pointless.
+  const functionSize = isFunction(fallback) ? functionBundleSize(opts.store.db.name) : null;
+  if (functionSize) checkFunctionFits(functionSize, fallback);
   const fs = opts.fs ?? nodeFs;
   const layout = releaseLayout(opts.out, fs);
   const unlock = acquireLock(layout);
@@ -122,7 +144,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     // if a sync commits meanwhile (and the render core joins this transaction).
     store.db.exec('BEGIN');
     try {
-      const settings = { fallback, ruleBudget: budget, assets: assetsVersion() };
+      const settings = { fallback, ruleBudget: budget, router, assets: assetsVersion() };
       const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };
       const before = readBuildInfo(previous);
       const same = JSON.stringify(before?.settings) === JSON.stringify(settings);
@@ -139,12 +161,14 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
           files,
           bytes,
           ...{ added: 0, changed: 0, unchanged: files, deleted: 0, failed: 0, failures: [], rules: null },
+          ...{ router, reach: null, edge: null, functionSize },
           seconds: (performance.now() - started) / 1000,
         };
       }
       temp = createTempRelease(layout);
-      const written = await writeRelease(store, temp, previous, scope, info, fallback, budget, opts, fs);
-      const auxSame = AUX_FILES.map((f) => written.placer.keepIfSame(f)).every(Boolean);
+      const written = await writeRelease(store, temp, previous, scope, info, fallback, budget, router, opts, fs);
+      const aux = written.edge ? EDGE_AUX_FILES : AUX_FILES;
+      const auxSame = aux.map((f) => written.placer.keepIfSame(f)).every(Boolean);
       const { counts } = written;
       const nothingChanged =
         !!previous && !opts.full && counts.added + counts.changed + written.deleted === 0 && auxSame;
@@ -167,6 +191,13 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         deleted: written.deleted,
         failures: written.failures,
         rules: written.rules,
+        router,
+        // The edge router reaches every pre-rendered request; the rules, those they hold.
+        reach: written.edge
+          ? { ...written.rules.reach, reached: written.rules.reach.requests, hotReached: written.rules.reach.hot }
+          : written.rules.reach,
+        edge: written.edge,
+        functionSize,
         seconds: (performance.now() - started) / 1000,
       };
     } finally {
@@ -190,6 +221,7 @@ async function writeRelease(
   info: BuildInfo,
   fallback: string,
   budget: number,
+  router: Router,
   opts: BuildOptions,
   fs: OutputFs,
 ) {
@@ -197,9 +229,9 @@ async function writeRelease(
   const reuse = !opts.full;
   const placer = new FilePlacer(temp, previous, reuse, fs);
   const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
-  const rules = new RulePlanner(`${temp}-rules`, budget, fallback, fs, [
-    { dir: ASSET_DIR, files: assetReleasePaths(), headers: ASSET_HEADERS },
-  ]);
+  const clock = opts.clock ?? snapshotClock(store);
+  const rules = new RulePlanner(`${temp}-rules`, budget, fallback, new ReachPolicy(store, clock()), router, fs);
+  const edge = router === 'edge' ? new EdgeIndex() : null;
   const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs);
   const counts = { rendered: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
   const failures: string[] = [];
@@ -220,8 +252,8 @@ async function writeRelease(
       }),
     );
     rules.add(file, r);
+    edge?.add(file);
   };
-  const clock = opts.clock ?? snapshotClock(store);
   const pool = await startPool(store, temp, previous, reuse, clock, opts);
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
   type Pending =
@@ -278,8 +310,10 @@ async function writeRelease(
     rules.close();
     known.close();
   }
-  const ruleStats = rules.finish(temp);
+  // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
+  const ruleStats = rules.finish(temp);
+  const edgeStats = edge ? await writeRouter(temp, edge, fs) : null;
   if (counts.failed) {
     throw new BuildError(
       `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,
@@ -288,7 +322,7 @@ async function writeRelease(
   }
   fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
   const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
-  return { counts, deleted, failures, rules: ruleStats, placer, workers: pool?.size ?? 0 };
+  return { counts, deleted, failures, rules: ruleStats, placer, workers: pool?.size ?? 0, edge: edgeStats };
 }
 
 /** Results awaited at once from the render workers: enough to keep them busy, few enough to bound memory. */

@@ -8,7 +8,7 @@ import { formatQuery } from '../api/query.js';
 import type { ResolvedRequest } from '../api/resolve.js';
 import { resolveRoute } from '../api/resolve.js';
 import type { AnyRoute, PrerenderRequest } from '../api/route.js';
-import { routePath, validateQuery } from '../api/route.js';
+import { matchRoute, routePath, validateQuery } from '../api/route.js';
 import { ROUTES, ROUTES_BY_NAME } from '../api/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 
@@ -18,6 +18,8 @@ export const STATIC_PREFIX = '_s';
 /** One spelling of a request: a path and a query, keys in the order its enumerator gave them. */
 export interface RequestForm {
   route: AnyRoute;
+  /** The path parameters, raw (what `path` encodes). */
+  params: Readonly<Record<string, string>>;
   path: string;
   query: ReadonlyArray<readonly [string, string]>;
 }
@@ -34,6 +36,11 @@ export interface PlannedFile {
   keys: string[];
   /** Other routes' requests answered by this file (`/summary?event=ID` for `/events/ID`). */
   aliases: RequestForm[];
+  /**
+   * The pre-rendered requests — the file's own, then its aliases — each in its shortest spelling:
+   * how clients ask for them, and what the CDN's reach is counted on.
+   */
+  requests: RequestForm[];
   /** Every spelling with exactly this answer that a literal CDN rule can express, fewest parameters first. */
   forms: RequestForm[];
 }
@@ -83,6 +90,7 @@ function resolved(route: AnyRoute, req: PrerenderRequest): ResolvedRequest & { k
 
 const formOf = (route: AnyRoute, req: PrerenderRequest): RequestForm => ({
   route,
+  params: req.params,
   path: routePath(route, req.params),
   query: Object.entries(req.query),
 });
@@ -136,6 +144,7 @@ function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
     form: formOf(a.route, a.req),
     key: resolved(a.route, a.req).key,
   }));
+  const spelled = [request, ...aliases.map((a) => a.form)].map((form) => ({ form, spellings: spellings(form) }));
   return {
     route,
     prerender: req,
@@ -145,8 +154,29 @@ function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
     file: route.staticFile ?? fileFor(request.path, req.query),
     keys: [own.key, ...aliases.map((a) => a.key)],
     aliases: aliases.map((a) => a.form),
-    forms: [...spellings(request), ...aliases.flatMap((a) => spellings(a.form))],
+    requests: spelled.map((s) => s.spellings[0] ?? s.form),
+    forms: spelled.flatMap((s) => s.spellings),
   };
+}
+
+/**
+ * The shortest spelling of a pre-rendered request given as a URL (the manifest's form: a route
+ * path, then `key=value` pairs with values encoded), or null when it names no route.
+ */
+export function defaultSpelling(url: string): RequestForm | null {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const matched = matchRoute(ROUTES, path);
+  if (!matched) return null;
+  const query = (q === -1 ? '' : url.slice(q + 1))
+    .split('&')
+    .filter(Boolean)
+    .map((pair): [string, string] => {
+      const eq = pair.indexOf('=');
+      return [pair.slice(0, eq), decodeURIComponent(pair.slice(eq + 1))];
+    });
+  const form: RequestForm = { route: matched.route, params: matched.params, path, query };
+  return spellings(form)[0] ?? form;
 }
 
 /** The whole plan, streamed in route-table order, then each enumerator's own (store) order. */

@@ -10,13 +10,7 @@
  *                      keys, rewriting to the fallback;
  *   catch-all:         `/*` to the fallback, last.
  * Order: for k from the largest |S| down to 1, [literals with |C| = k] then [escapes with |S| = k];
- * then the literals without conditions; then the catch-all.
- * Before all of them, outside the budget, the site's own files: the literal rules of files a route
- * places at the root (`/ /index.html 200!`, the front door) and of the static files served as they
- * are (`/_fd/frontdoor.js /_fd/frontdoor.js 200!`). Their paths belong to no route but their own and
- * take no query parameters, so they shadow nothing, and being first no catch-all takes them. Static
- * files get one rule each rather than a directory wildcard: any other path there is the fallback's
- * (a 404 in the API's shape), never a rewrite to a missing file.
+ * then the literals without conditions; then the pages (below); then the catch-all.
  *
  * WHY IT IS SOUND under Netlify's matching (research/cdn-serving.md §1.2–1.3: conditions match as a
  * subset, extra parameters are ignored, a key's last `key=value` occurrence counts, bare keys never
@@ -32,7 +26,16 @@
  * F holds (plan.ts keeps a spelling only when it validates to the pre-rendered request's key).
  * Every request that meets no literal reaches the fallback, which is always right. Soundness never
  * depends on which literals the budget admits: leaving one out only sends its requests to the
- * fallback. Property tests resolve generated requests through netlify-redirector to check this.
+ * fallback, so the budget is spent by expected traffic (reach.ts). Property tests resolve generated
+ * requests through netlify-redirector to check this.
+ *
+ * PAGES. Just before the catch-all, literal rules keep the paths outside the API that the release
+ * ships as files on those files: the front door's assets, one rule each (`/_fd/frontdoor.js`), when
+ * the release has them — any other path under `/_fd/` is the fallback's, a 404 in the API's shape,
+ * never a rewrite to a missing file — and, with the edge router, the files under `/_s/`, which its
+ * rewrites land on (edge.ts says how direct requests are kept off them). The front door itself, `/`,
+ * is a route of the table pre-rendered to `index.html` and reached by its literal like any other.
+ * No API route lives under any of these paths, so they change nothing above.
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
@@ -42,34 +45,32 @@ import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
 import type { PlannedFile, RequestForm } from './plan.js';
 import { STATIC_PREFIX } from './plan.js';
+import type { ReachCount, ReachPolicy } from './reach.js';
+import { noReach } from './reach.js';
+import { ASSET_DIR, ASSET_FILES, ASSET_HEADERS } from '../frontdoor/paths.js';
 
 export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
 /** Netlify's guidance: beyond ~10,000 rules, expect slow or failing deploys. */
 export const DEFAULT_RULE_BUDGET = 10_000;
 
-/** Literal rules are admitted in this order until the budget is spent. */
-export const TIERS = ['league', 'league-spellings', 'event', 'summary', 'plays', 'match-spellings'] as const;
+/** How the CDN finds pre-rendered files: literal rules only, or an edge function first (edge.ts). */
+export type Router = 'rules' | 'edge';
+export const ROUTERS: readonly Router[] = ['rules', 'edge'];
 
-function tierOf(route: string, rank: number): number {
-  switch (route) {
-    case 'event':
-      return rank ? 5 : 2;
-    case 'summary':
-      return rank ? 5 : 3;
-    case 'plays':
-      return rank ? 5 : 4;
-    default:
-      return rank ? 1 : 0;
-  }
-}
+/** Page rules at most: one per front-door asset, and `/_s/*`. */
+const MAX_PAGE_RULES = ASSET_FILES.length + 1;
 
 export interface RuleStats {
   total: number;
   literals: number;
   escapes: number;
+  /** Rules that keep non-API paths on their files (see PAGES above). */
+  pages: number;
   budget: number;
-  /** Per tier: literal spellings that were candidates and how many got a rule. */
-  tiers: Array<{ tier: string; candidates: number; admitted: number }>;
+  /** Literal spellings that were candidates for a rule. */
+  candidates: number;
+  /** Pre-rendered requests a literal rule reaches, in their shortest spelling; and of the hot set. */
+  reach: ReachCount;
 }
 
 export class RuleError extends Error {}
@@ -82,22 +83,19 @@ export function checkFallback(fallback: string): string {
   );
 }
 
-/** Rules that route to the fallback for the whole route table, and root files' rules: the floor of any budget. */
+/** Rules that every build writes whatever it admits: the floor of any rule budget. */
 export function fallbackRuleCount(routes: readonly AnyRoute[]): number {
-  return routes.reduce((n, r) => n + (1 << Object.keys(r.query).length) - 1 + (r.staticFile ? 1 : 0), 0) + 1;
+  return routes.reduce((n, r) => n + (1 << Object.keys(r.query).length) - 1, 0) + MAX_PAGE_RULES + 1;
 }
 
-/** `staticFiles`: how many files of the release get a rule of their own (StaticFiles), also outside the budget. */
-export function checkBudget(budget: number, routes: readonly AnyRoute[], staticFiles = 0): number {
-  const floor = fallbackRuleCount(routes) + staticFiles;
+export function checkBudget(budget: number, routes: readonly AnyRoute[]): number {
+  const floor = fallbackRuleCount(routes);
   if (budget < floor)
-    throw new RuleError(
-      `a rule budget of ${budget} cannot hold the ${floor} rules that route to the fallback or the site's own files`,
-    );
+    throw new RuleError(`a rule budget of ${budget} cannot hold the ${floor} rules that route to the fallback`);
   return budget;
 }
 
-const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');
+export const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');
 
 function subsets<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
@@ -115,94 +113,123 @@ function escapeRule(route: AnyRoute, keys: string[], fallback: string): string {
   return `${route.path} ${conds} ${to} 200!`;
 }
 
-function headerBlock(pathPattern: string, headers: Readonly<Record<string, string>>): string {
-  return `${pathPattern}\n${Object.entries(headers)
-    .map(([name, value]) => `  ${name}: ${value}\n`)
-    .join('')}`;
-}
-
 function literalRule(form: RequestForm, file: string): string {
   const conds = form.query.map(([k, v]) => ` ${k}=${v}`).join('');
   return `${form.path}${conds} /${file} 200!`;
 }
 
-/** Files of the release served as they are (the front door's assets), and the headers of their directory. */
-export interface StaticFiles {
-  dir: string;
-  /** Release-relative paths, all under `dir`. */
-  files: readonly string[];
-  headers: Readonly<Record<string, string>>;
+/** The page rules for what the release in `dir` holds (see PAGES above). */
+export function pageRules(dir: string, router: Router, fs: OutputFs = nodeFs): string[] {
+  const rules: string[] = [];
+  for (const a of ASSET_FILES) {
+    const file = `${ASSET_DIR}/${a.name}`;
+    if (fs.existsSync(path.join(dir, file))) rules.push(`/${file} /${file} 200!`);
+  }
+  if (router === 'edge') rules.push(`/${STATIC_PREFIX}/* /${STATIC_PREFIX}/:splat 200!`);
+  return rules;
 }
 
+/** A `_headers` block: a path, then its headers indented. */
+const block = (pathPattern: string, headers: Readonly<Record<string, string>>) =>
+  `${pathPattern}\n${Object.entries(headers)
+    .map(([k, v]) => `  ${k}: ${v}\n`)
+    .join('')}`;
+
 interface Spooled {
+  /** Admission priority (reach.ts): lower first. */
+  p: number;
   rule: string;
   k: number;
   file: string;
+  /** 1 when this is a pre-rendered request's shortest spelling; `hot` when that request is in the hot set. */
+  shortest: 0 | 1;
+  hot: 0 | 1;
   etag: string;
   cacheControl: string;
 }
 
+const headerBlock = (file: string, h: { etag: string; cacheControl: string }) =>
+  `/${file}\n  ETag: ${h.etag}\n  Cache-Control: ${h.cacheControl}\n`;
+
 /**
- * Collects literal candidates while the build streams (spooled to one file per tier, so memory does
- * not grow with the store), then admits them tier by tier within the budget and writes the rules.
+ * Collects literal candidates while the build streams — spooled to one file with their priority,
+ * while only a count per priority stays in memory — then admits them lowest priority first within
+ * the budget (in plan order within a priority, so the output is reproducible) and writes the rules.
  */
 export class RulePlanner {
-  private readonly spools: LineWriter[];
-  private readonly candidates = TIERS.map(() => 0);
+  private readonly spool: LineWriter;
+  /** With the edge router every file is reachable, so every file needs its headers. */
+  private readonly allHeaders: LineWriter | null;
+  private readonly perPriority = new Map<number, number>();
   private readonly routes = new Map<string, AnyRoute>();
-  /** Rules and `_headers` blocks of files outside the static prefix (the front door): few, always written. */
-  private readonly pinned: string[] = [];
+  private readonly counted = noReach();
+  /** Header blocks of files outside `_s/` (the front door): written whatever is admitted. */
   private readonly pinnedHeaders: string[] = [];
 
   constructor(
     private readonly workDir: string,
     private readonly budget: number,
     private readonly fallback: string,
+    private readonly reach: ReachPolicy,
+    private readonly router: Router = 'rules',
     private readonly fs: OutputFs = nodeFs,
-    staticFiles: readonly StaticFiles[] = [],
   ) {
     this.fs.mkdirSync(workDir, { recursive: true });
-    this.spools = TIERS.map((_, i) => new LineWriter(path.join(workDir, `tier-${i}.ndjson`), this.fs));
-    for (const { dir, files, headers } of staticFiles) {
-      for (const file of files) this.pinned.push(`/${file} /${file} 200!`);
-      this.pinnedHeaders.push(headerBlock(`/${dir}/*`, headers));
-    }
+    this.spool = new LineWriter(path.join(workDir, 'candidates.ndjson'), this.fs);
+    this.allHeaders = router === 'edge' ? new LineWriter(path.join(workDir, 'headers.txt'), this.fs) : null;
   }
 
   add(planned: PlannedFile, headers: { etag: string; cacheControl: string; contentType: string }): void {
     if (!planned.file.startsWith(`${STATIC_PREFIX}/`)) {
-      for (const form of planned.forms) this.pinned.push(literalRule(form, planned.file));
-      this.pinnedHeaders.push(
-        headerBlock(`/${planned.file}`, {
-          'Content-Type': headers.contentType,
-          ...CORS,
-          ETag: headers.etag,
-          'Cache-Control': headers.cacheControl,
-        }),
-      );
-      return;
+      // Outside `_s/` no blanket block gives the type and CORS: the file's own block does.
+      const { contentType, etag, cacheControl } = headers;
+      const own = { 'Content-Type': contentType, ...CORS, ETag: etag, 'Cache-Control': cacheControl };
+      this.pinnedHeaders.push(block(`/${planned.file}`, own));
     }
-    const rank = new Map<string, number>();
+    const hot = new Set<RequestForm>();
+    for (const request of planned.requests) {
+      this.counted.requests++;
+      if (this.reach.isHot(request)) {
+        this.counted.hot++;
+        hot.add(request);
+      }
+    }
+    if (planned.file.startsWith(`${STATIC_PREFIX}/`)) this.allHeaders?.write(headerBlock(planned.file, headers));
     for (const form of planned.forms) {
-      const r = rank.get(form.route.name) ?? 0;
-      rank.set(form.route.name, r + 1);
       if (Object.keys(form.route.query).length) this.routes.set(form.route.name, form.route);
-      const tier = tierOf(form.route.name, r);
+      // plan.ts puts each request's shortest spelling first among its spellings, the very object.
+      const shortest = planned.requests.includes(form);
+      const p = this.reach.priority(form, shortest, hot.has(form));
       const line: Spooled = {
+        p,
         rule: literalRule(form, planned.file),
         k: form.query.length,
         file: planned.file,
+        shortest: shortest ? 1 : 0,
+        hot: hot.has(form) ? 1 : 0,
         etag: headers.etag,
         cacheControl: headers.cacheControl,
       };
-      this.spools[tier]!.write(`${JSON.stringify(line)}\n`);
-      this.candidates[tier]!++;
+      this.spool.write(`${JSON.stringify(line)}\n`);
+      this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
     }
   }
 
   /** Stop spooling (idempotent); `finish` reads what was spooled. */
   close(): void {
-    for (const s of this.spools) s.close();
+    this.spool.close();
+    this.allHeaders?.close();
+  }
+
+  /** Which priorities get every candidate, and how many of the next one fit in `room`. */
+  private cutoff(room: number): { below: number; atCut: number } {
+    let left = room;
+    for (const p of [...this.perPriority.keys()].sort((a, b) => a - b)) {
+      const n = this.perPriority.get(p)!;
+      if (n > left) return { below: p, atCut: left };
+      left -= n;
+    }
+    return { below: Number.POSITIVE_INFINITY, atCut: 0 };
   }
 
   /** Write `_redirects` and `_headers` into `dir`. */
@@ -214,8 +241,10 @@ export class RulePlanner {
         rule: escapeRule(route, keys, this.fallback),
       })),
     );
-    // checkBudget() made room for the escapes of every route and the site's own files.
-    const room = this.budget - escapes.length - 1 - this.pinned.length;
+    const pages = pageRules(dir, this.router, this.fs);
+    // checkBudget() made room for the escapes of every route and every page rule, so this is never negative.
+    const room = this.budget - escapes.length - pages.length - 1;
+    const cut = this.cutoff(room);
     const maxK = Math.max(0, ...escapes.map((e) => e.k));
     const groups = Array.from(
       { length: maxK + 1 },
@@ -224,21 +253,25 @@ export class RulePlanner {
     const headers = new LineWriter(path.join(dir, '_headers'), this.fs);
     headers.write(`/${STATIC_PREFIX}/*\n  Content-Type: ${JSON_TYPE}\n`);
     for (const [name, value] of Object.entries(CORS)) headers.write(`  ${name}: ${value}\n`);
-    for (const block of this.pinnedHeaders) headers.write(block);
+    if (this.fs.existsSync(path.join(dir, ASSET_DIR))) headers.write(block(`/${ASSET_DIR}/*`, ASSET_HEADERS));
+    for (const b of this.pinnedHeaders) headers.write(b);
+    if (this.allHeaders) {
+      for (const line of linesSync(this.allHeaders.file, this.fs)) headers.write(`${line}\n`);
+    }
     const withHeaders = new Set<string>();
-    const admitted = TIERS.map(() => 0);
+    const reach = { ...this.counted, reached: 0, hotReached: 0 };
     let literals = 0;
-    for (let tier = 0; tier < TIERS.length; tier++) {
-      for (const line of linesSync(path.join(this.workDir, `tier-${tier}.ndjson`), this.fs)) {
-        if (literals >= room) break;
-        const s = JSON.parse(line) as Spooled;
-        groups[s.k]!.write(`${s.rule}\n`);
-        literals++;
-        admitted[tier]!++;
-        if (!withHeaders.has(s.file)) {
-          withHeaders.add(s.file);
-          headers.write(`/${s.file}\n  ETag: ${s.etag}\n  Cache-Control: ${s.cacheControl}\n`);
-        }
+    let atCut = 0;
+    for (const line of linesSync(this.spool.file, this.fs)) {
+      const s = JSON.parse(line) as Spooled;
+      if (s.p > cut.below || (s.p === cut.below && atCut++ >= cut.atCut)) continue;
+      groups[s.k]!.write(`${s.rule}\n`);
+      literals++;
+      reach.reached += s.shortest;
+      reach.hotReached += s.hot;
+      if (!this.allHeaders && !withHeaders.has(s.file) && s.file.startsWith(`${STATIC_PREFIX}/`)) {
+        withHeaders.add(s.file);
+        headers.write(headerBlock(s.file, s));
       }
     }
     headers.close();
@@ -247,20 +280,22 @@ export class RulePlanner {
     const out = new LineWriter(path.join(dir, '_redirects'), this.fs);
     out.write('# Generated by `fds build`. Literal rules serve pre-rendered files for exact requests; every other\n');
     out.write('# request reaches the fallback. Order matters (see src/publish/rules.ts for why this is sound).\n');
-    for (const rule of this.pinned) out.write(`${rule}\n`);
     for (let k = maxK; k >= 0; k--) {
       for (const line of linesSync(path.join(this.workDir, `k-${k}.txt`), this.fs)) out.write(`${line}\n`);
       for (const e of escapes) if (e.k === k) out.write(`${e.rule}\n`);
     }
+    for (const rule of pages) out.write(`${rule}\n`);
     out.write(`/* ${isFunction(this.fallback) ? this.fallback : `${this.fallback}/:splat`} 200!\n`);
     out.close();
     this.fs.rmSync(this.workDir, { recursive: true, force: true });
     return {
-      total: this.pinned.length + literals + escapes.length + 1,
-      literals: this.pinned.length + literals,
+      total: literals + escapes.length + pages.length + 1,
+      literals,
       escapes: escapes.length,
+      pages: pages.length,
       budget: this.budget,
-      tiers: TIERS.map((tier, i) => ({ tier, candidates: this.candidates[i]!, admitted: admitted[i]! })),
+      candidates: [...this.perPriority.values()].reduce((a, b) => a + b, 0),
+      reach,
     };
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The API contract, answered from a built tree: once through the generated Netlify rules (what the
- * CDN serves, with the fallback behind it) and once by the static-first server. Each target must
- * actually answer a good share of the cases from files, or the suite would prove nothing.
+ * The API contract, answered from a built tree: through the generated Netlify rules (what the CDN
+ * serves, with the fallback behind it), through the edge router and then the rules, and by the
+ * static-first server. Each target must actually answer a good share of the cases from files, or the
+ * suite would prove nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { contractSuite } from '../api/contract-suite.js';
@@ -12,6 +13,15 @@ import type { Served } from './helpers.js';
 describe('API contract: built tree through the generated rules', () => {
   const served: Served = { fromFiles: 0, other: 0 };
   contractSuite(cdnTarget(clock, served));
+  it('answered many of the cases from files', () => {
+    expect(served.fromFiles).toBeGreaterThan(30);
+    expect(served.other).toBeGreaterThan(30);
+  });
+});
+
+describe('API contract: built tree through the edge router, then the generated rules', () => {
+  const served: Served = { fromFiles: 0, other: 0 };
+  contractSuite(cdnTarget(clock, served, { build: { router: 'edge' }, name: 'cdn (edge router)' }));
   it('answered many of the cases from files', () => {
     expect(served.fromFiles).toBeGreaterThan(30);
     expect(served.other).toBeGreaterThan(30);

@@ -102,19 +102,38 @@ export interface Served {
   other: number;
 }
 
-export function cdnTarget(clock: Clock, served: Served = { fromFiles: 0, other: 0 }): TargetFactory {
-  const fallback = inProcessTarget(openReader, clock);
+export interface CdnTargetOptions {
+  /** How the tree is built (the router, the fallback). */
+  build?: Partial<BuildOptions>;
+  /** What answers the requests the CDN does not answer from files (default: the render core in-process). */
+  fallback?: TargetFactory;
+  name?: string;
+}
+
+export function cdnTarget(
+  clock: Clock,
+  served: Served = { fromFiles: 0, other: 0 },
+  options: CdnTargetOptions = {},
+): TargetFactory {
+  const fallback = options.fallback ?? inProcessTarget(openReader, clock);
+  const name = options.name ?? 'cdn';
   return async (file) => {
     const dynamic = await fallback(file);
-    if (!file) return { ...dynamic, name: 'cdn (no build)' };
-    const { out } = await buildInto(file);
+    if (!file) return { ...dynamic, name: `${name} (no build)` };
+    const { out } = await buildInto(file, undefined, options.build);
     const cdn = await CdnEmulator.open(currentRelease(out)!);
     return {
-      name: 'cdn',
+      name,
       async request(method, url, headers = {}) {
         const q = url.indexOf('?');
-        const answer = cdn.answer(method, q === -1 ? url : url.slice(0, q), q === -1 ? '' : url.slice(q + 1), headers);
-        if (answer.kind === 'broken') throw new Error(`${method} ${url}: ${answer.reason}`);
+        const answer = await cdn.serve(
+          method,
+          q === -1 ? url : url.slice(0, q),
+          q === -1 ? '' : url.slice(q + 1),
+          headers,
+        );
+        if (answer.kind === 'broken' || answer.kind === 'page')
+          throw new Error(`${method} ${url}: ${answer.kind === 'broken' ? answer.reason : `page ${answer.file}`}`);
         if (answer.kind === 'fallback') {
           served.other++;
           return dynamic.request(method, url, headers);

@@ -1,10 +1,13 @@
 import { Command } from 'commander';
 import { build, BuildError } from '../../publish/build.js';
 import type { BuildSummary } from '../../publish/build.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET } from '../../publish/rules.js';
+import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules.js';
+import type { Router } from '../../publish/rules.js';
+import { EDGE_LIMIT_BYTES, EdgeError } from '../../publish/edge.js';
+import { FUNCTION_LIMIT_BYTES, FunctionTooLarge, describeFunctionSize } from '../../publish/function-size.js';
 import { Progress } from '../progress.js';
 import os from 'node:os';
-import { CommandFailed, parseCount, parsePositiveInt } from '../errors.js';
+import { CommandFailed, UsageError, parseCount, parsePositiveInt } from '../errors.js';
 import { StoreReader } from '../../store/read/reader.js';
 import path from 'node:path';
 
@@ -15,30 +18,41 @@ interface BuildFlags {
   workers: number;
   ruleBudget: number;
   fallback: string;
+  router: Router;
   keep: number;
 }
 
 const n = (v: number) => v.toLocaleString('en-US');
 
 export function summaryLine(s: BuildSummary, out: string): string {
-  const mb = (s.bytes / 1e6).toFixed(1);
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   const secs = `${s.seconds.toFixed(1)}s`;
-  if (s.mode === 'unchanged' || !s.rules) {
-    return `build: nothing changed since the published build, ${out} stays ${path.basename(s.release)} (${n(s.files)} files, ${mb} MB) in ${secs}`;
+  if (s.mode === 'unchanged' || !s.rules || !s.reach) {
+    const stays = `${out} stays ${path.basename(s.release)}`;
+    return `build: nothing changed since the published build, ${stays} (${n(s.files)} files, ${mb(s.bytes)}) in ${secs}`;
   }
   const r = s.rules;
-  const left = r.tiers.filter((t) => t.candidates > t.admitted).map((t) => `${t.tier} ${n(t.candidates - t.admitted)}`);
   const rules =
-    `${n(r.total)} rules of ${n(r.budget)} (${n(r.literals)} literal, ${n(r.escapes)} escape, 1 catch-all` +
-    (left.length ? `; spellings left to the fallback: ${left.join(', ')})` : ')');
+    `${n(r.total)} rules of ${n(r.budget)} (${n(r.literals)} literal of ${n(r.candidates)} candidate spellings, ` +
+    `${n(r.escapes)} escape, ${n(r.pages)} page, 1 catch-all)`;
+  const edge = s.edge
+    ? `; edge router ${mb(s.edge.bytes)}, ${mb(s.edge.gzipBytes)} compressed (limit ${mb(EDGE_LIMIT_BYTES)})`
+    : '';
+  const reach =
+    `CDN reaches ${n(s.reach.reached)} of ${n(s.reach.requests)} pre-rendered requests ` +
+    `(hot set: ${n(s.reach.hotReached)} of ${n(s.reach.hot)})`;
+  const fn = s.functionSize
+    ? `; fallback function ${describeFunctionSize(s.functionSize)} of ${mb(FUNCTION_LIMIT_BYTES)}`
+    : '';
   const where = s.published
     ? `published ${out} -> ${path.basename(s.release)}`
     : `nothing changed, ${out} stays ${path.basename(s.release)}`;
   const how = s.mode === 'full' ? `full build (${s.reason})` : `incremental: ${n(s.rendered)} rendered`;
   return (
-    `build: ${n(s.files)} files, ${mb} MB, ${how}: ${n(s.added + s.changed)} written (${n(s.added)} new, ` +
-    `${n(s.changed)} changed), ${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ` +
-    `${rules}; ${where} in ${secs}`
+    `build: ${n(s.files)} files, ${mb(s.bytes)}, ${how}: ${n(s.added + s.changed)} written ` +
+    `(${n(s.added)} new, ${n(s.changed)} changed), ` +
+    `${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ${rules}${edge}; ${reach}${fn}; ` +
+    `${where} in ${secs}`
   );
 }
 
@@ -70,6 +84,17 @@ export function buildCommand(): Command {
       'where requests without a file go: a Netlify Function path or an origin URL (env FDS_FALLBACK)',
       process.env.FDS_FALLBACK ?? DEFAULT_FALLBACK,
     )
+    .option(
+      '--router <router>',
+      'how the CDN reaches the files: rules (literal rules, spent by expected traffic) or edge ' +
+        '(an edge function that reaches every file)',
+      (v) => {
+        if (!(ROUTERS as readonly string[]).includes(v))
+          throw new UsageError(`--router must be one of ${ROUTERS.join(', ')}, got ${JSON.stringify(v)}`);
+        return v as Router;
+      },
+      'rules',
+    )
     .option('--keep <n>', 'older releases kept beside the published one', parseCount('--keep'), 2)
     .action(async function (this: Command) {
       const f = this.opts<BuildFlags>();
@@ -83,6 +108,7 @@ export function buildCommand(): Command {
           workers: f.workers,
           ruleBudget: f.ruleBudget,
           fallback: f.fallback,
+          router: f.router,
           keepReleases: f.keep,
           onPlanned: (k) => progress.plan(k),
           onFile: (failed) => progress.tick(failed),
@@ -91,6 +117,8 @@ export function buildCommand(): Command {
         process.stdout.write(`${summaryLine(summary, f.out)}\n`);
       } catch (err) {
         progress.finish();
+        if (err instanceof FunctionTooLarge || err instanceof EdgeError || err instanceof RuleError)
+          throw new CommandFailed(err.message);
         if (!(err instanceof BuildError)) throw err;
         for (const line of err.failures) process.stderr.write(`failed: ${line}\n`);
         throw new CommandFailed(err.message);

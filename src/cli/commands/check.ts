@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { check } from '../../publish/check.js';
+import type { CheckReport } from '../../publish/check.js';
 import { Progress } from '../progress.js';
 import { CommandFailed, parsePositiveInt } from '../errors.js';
 
@@ -8,6 +9,15 @@ interface CheckFlags {
   dir: string;
   sample: number;
   seed: number;
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+function reachLine({ reach, edge }: CheckReport): string {
+  return (
+    `CDN reaches ${n(reach.reached)} of ${n(reach.requests)} pre-rendered requests ` +
+    `(hot set: ${n(reach.hotReached)} of ${n(reach.hot)})${edge ? ' through the edge router' : ''}`
+  );
 }
 
 export function checkCommand(): Command {
@@ -37,8 +47,9 @@ export function checkCommand(): Command {
       const mismatches = report.fileMismatches + report.sampleMismatches;
       const line =
         `check: ${report.files.toLocaleString('en-US')} files against their dynamic render (${report.fileMismatches} differ); ` +
-        `${report.sampled} sampled requests (${report.cdnFiles} answered from files by the rules, ${report.localFiles} by the server's ` +
-        `static lookup; ${report.sampleMismatches} wrong) in ${report.seconds.toFixed(1)}s`;
+        `${report.sampled} sampled requests (${report.cdnFiles} answered from files by the CDN, ` +
+        `${report.localFiles} by the server's ` +
+        `static lookup; ${report.sampleMismatches} wrong); ${reachLine(report)} in ${report.seconds.toFixed(1)}s`;
       if (!mismatches) {
         process.stdout.write(`${line}\n`);
         return;

@@ -1,0 +1,82 @@
+/**
+ * `/` stays static (CONTRACT §5.2): when a release ships the front door (`index.html`, assets under
+ * `/_fd/`), no forced rule takes those paths from their files — proven with Netlify's own matcher
+ * over the generated `_redirects` — while API paths and everything else route as before.
+ */
+import { JSON_TYPE } from '../../src/api/headers.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotClock } from '../../src/publish/build.js';
+import { CdnEmulator } from '../../src/publish/cdn-emulator.js';
+import { buildPlan } from '../../src/publish/plan.js';
+import { ReachPolicy } from '../../src/publish/reach.js';
+import type { Router } from '../../src/publish/rules.js';
+import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, RulePlanner } from '../../src/publish/rules.js';
+import { StoreReader } from '../../src/store/read/reader.js';
+import { tempDir } from '../helpers/store.js';
+import { demoStore } from './helpers.js';
+
+let store: StoreReader;
+beforeAll(async () => {
+  store = StoreReader.open(await demoStore({ leagues: ['eng.1'] }));
+});
+afterAll(() => store?.close());
+
+/** Rules for a release holding the league catalogue's files and, optionally, the front door. */
+async function release(opts: { frontDoor: boolean; router?: Router }): Promise<CdnEmulator> {
+  const dir = tempDir('fds-pages-');
+  const planner = new RulePlanner(
+    path.join(dir, 'work'),
+    DEFAULT_RULE_BUDGET,
+    DEFAULT_FALLBACK,
+    new ReachPolicy(store, snapshotClock(store)()),
+    opts.router ?? 'rules',
+  );
+  const release = path.join(dir, 'release');
+  for (const planned of buildPlan(store)) {
+    if (planned.route.name !== 'leagues') break;
+    fs.mkdirSync(path.dirname(path.join(release, planned.file)), { recursive: true });
+    fs.writeFileSync(path.join(release, planned.file), '{}');
+    planner.add(planned, { etag: '"x"', cacheControl: 'public, max-age=60', contentType: JSON_TYPE });
+  }
+  if (opts.frontDoor) {
+    fs.writeFileSync(path.join(release, 'index.html'), '<!doctype html><title>fds</title>');
+    fs.mkdirSync(path.join(release, '_fd'));
+    fs.writeFileSync(path.join(release, '_fd', 'app.js'), '');
+  }
+  planner.finish(release);
+  return CdnEmulator.open(release);
+}
+
+describe('the front door under the generated rules', () => {
+  it('is served from its files, the page at / and /index.html, its assets under /_fd/', async () => {
+    const cdn = await release({ frontDoor: true });
+    expect(cdn.answer('GET', '/', '')).toEqual({ kind: 'page', file: 'index.html' });
+    expect(cdn.answer('GET', '/index.html', '')).toEqual({ kind: 'page', file: 'index.html' });
+    expect(cdn.answer('GET', '/', 'utm=x')).toEqual({ kind: 'page', file: 'index.html' });
+    expect(cdn.answer('GET', '/_fd/app.js', '')).toEqual({ kind: 'page', file: '_fd/app.js' });
+  });
+
+  it('leaves API paths and unknown paths where they went', async () => {
+    const cdn = await release({ frontDoor: true });
+    expect(cdn.answer('GET', '/get/soccer/leagues', '')).toMatchObject({ kind: 'file' });
+    expect(cdn.answer('GET', '/get/soccer/leagues', 'kind=bogus').kind).toBe('fallback');
+    for (const p of ['/nope', '/health', '/index.htm', '/_s/get/soccer/leagues/index.json'])
+      expect(cdn.answer('GET', p, '').kind, p).toBe('fallback');
+  });
+
+  it('sends / to the fallback when the release has no page', async () => {
+    const cdn = await release({ frontDoor: false });
+    expect(cdn.answer('GET', '/', '').kind).toBe('fallback');
+    expect(cdn.answer('GET', '/_fd/app.js', '').kind).toBe('fallback');
+  });
+
+  it('with the edge router, also lets its rewrites reach the files under /_s/', async () => {
+    const cdn = await release({ frontDoor: false, router: 'edge' });
+    expect(cdn.answer('GET', '/_s/get/soccer/leagues/available-false,kind-club.json', '')).toMatchObject({
+      kind: 'file',
+      file: '_s/get/soccer/leagues/available-false,kind-club.json',
+    });
+  });
+});
