@@ -11,11 +11,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApiResponse } from '../api/respond.js';
 import { finishResponse } from '../api/respond.js';
+import { ASSET_DIR } from '../frontdoor/paths.js';
 import { linesSync } from '../util/lines.js';
 import { EDGE_FILE } from './edge.js';
 import { loadMatcher } from './netlify-matcher.js';
 import type { NetlifyMatcher } from './netlify-matcher.js';
-import { STATIC_PREFIX } from './plan.js';
 
 export type CdnResponse = ApiResponse;
 
@@ -110,7 +110,9 @@ export class CdnEmulator {
     } catch {
       return { kind: 'broken', reason: `rule target ${where.file} is missing (a 404, never a fall-through)` };
     }
-    if (!where.file.startsWith(`${STATIC_PREFIX}/`)) return { kind: 'page', file: where.file };
+    // The front door's assets are served as they are; every other file (`_s/`, `index.html`) is a
+    // pre-rendered response with its headers in `_headers`.
+    if (where.file.startsWith(`${ASSET_DIR}/`)) return { kind: 'page', file: where.file };
     const headers = headersFor(this.headerRules, `/${where.file}`);
     const { ETag: etag, ...rest } = headers;
     // Every file a rule reaches gets its ETag in `_headers`; without one the CDN's answer would differ.

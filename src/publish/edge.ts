@@ -39,7 +39,10 @@ export interface EdgeBundleStats {
  * `/*`: every other request (health, the front door) should not pay for an edge invocation.
  */
 export function edgePaths(): string[] {
-  const paths = ROUTES.filter((r) => r.reach).map((r) => (r.path.startsWith('/get/') ? '/get/*' : r.path));
+  // A route whose file is outside `_s/` (the front door's index.html) is reached by its literal rule.
+  const paths = ROUTES.filter((r) => r.reach && !r.staticFile).map((r) =>
+    r.path.startsWith('/get/') ? '/get/*' : r.path,
+  );
   return [...new Set(paths), `/${STATIC_PREFIX}/*`];
 }
 
