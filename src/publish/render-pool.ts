@@ -27,6 +27,11 @@ export function storeState(store: StoreReader): string {
 }
 
 const BATCH = 32;
+/**
+ * A render holds one response at a time; without a cap V8 lets each worker's heap grow lazily to
+ * hundreds of megabytes, and the build's peak memory with it.
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
 
 interface Slot {
   worker: Worker;
@@ -59,9 +64,9 @@ export class RenderPool {
         ? // Workers take no --import: register tsx from inside, then load the TypeScript entry.
           new Worker(
             `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(pathToFileURL(script).href)}); })`,
-            { eval: true, workerData: setup },
+            { eval: true, workerData: setup, resourceLimits: WORKER_LIMITS },
           )
-        : new Worker(script, { workerData: setup });
+        : new Worker(script, { workerData: setup, resourceLimits: WORKER_LIMITS });
       const slot = { worker, busy: 0 };
       pool.slots.push(slot);
       ready.push(
