@@ -1,22 +1,11 @@
+import { LEAGUE_REF_KEYS } from './general.js';
 /** CONTRACT §4.1 leagues and §4.2 meta. */
 import { expect } from 'vitest';
 import { SNAPSHOT_AT } from '../helpers/api-store.js';
 import type { ContractCase } from './types.js';
 
-const LEAGUE_KEYS = [
-  'id',
-  'uid',
-  'name',
-  'abbreviation',
-  'slug',
-  'country',
-  'kind',
-  'logo',
-  'season',
-  'active',
-  'lastSyncedAt',
-  'coverage',
-];
+/** A league in the catalogue: its LeagueRef, then what only /leagues carries. */
+const LEAGUE_KEYS = [...LEAGUE_REF_KEYS, 'lastSyncedAt', 'coverage'];
 const SIXTEEN = [
   'arg.1',
   'bel.1',
