@@ -58,7 +58,8 @@ export class RenderPool {
       const worker = typescript
         ? // Workers take no --import: register tsx from inside, then load the TypeScript entry.
           new Worker(
-            `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(pathToFileURL(script).href)}); })`,
+            `import('tsx/esm/api').then((t) => { t.register(); ` +
+              `return import(${JSON.stringify(pathToFileURL(script).href)}); })`,
             { eval: true, workerData: setup },
           )
         : new Worker(script, { workerData: setup });
