@@ -87,10 +87,12 @@ function percentile(sorted: number[], p: number): number {
 
 const fmt = (ms: number) => ms.toFixed(2).padStart(8);
 console.log(
-  `store ${file}: ${one<number>('SELECT COUNT(*) FROM matches')} matches, ${one<number>('SELECT coalesce(SUM(count), 0) FROM play_streams')} plays; ${runs} runs per request\n`,
+  `store ${file}: ${one<number>('SELECT COUNT(*) FROM matches')} matches, ` +
+    `${one<number>('SELECT coalesce(SUM(count), 0) FROM play_streams')} plays; ${runs} runs per request\n`,
 );
 console.log(
-  `${'group'.padEnd(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'max ms'.padStart(8)}${'KiB'.padStart(8)}  request`,
+  `${'group'.padEnd(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}` +
+    `${'max ms'.padStart(8)}${'KiB'.padStart(8)}  request`,
 );
 for (const [group, url] of CASES) {
   const q = url.indexOf('?');
@@ -110,7 +112,8 @@ for (const [group, url] of CASES) {
   }
   times.sort((a, b) => a - b);
   console.log(
-    `${group.padEnd(8)}${fmt(percentile(times, 50))}${fmt(percentile(times, 99))}${fmt(times.at(-1)!)}${(bytes / 1024).toFixed(0).padStart(8)}  ${url}`,
+    `${group.padEnd(8)}${fmt(percentile(times, 50))}${fmt(percentile(times, 99))}${fmt(times.at(-1)!)}` +
+      `${(bytes / 1024).toFixed(0).padStart(8)}  ${url}`,
   );
 }
 
@@ -126,6 +129,7 @@ for (let i = 0; i < 20; i++) {
 }
 cold.sort((a, b) => a - b);
 console.log(
-  `${'cold'.padEnd(8)}${fmt(percentile(cold, 50))}${fmt(percentile(cold, 99))}${fmt(cold.at(-1)!)}${''.padStart(8)}  /leagues + /meta on a fresh connection (coverage and totals computed)`,
+  `${'cold'.padEnd(8)}${fmt(percentile(cold, 50))}${fmt(percentile(cold, 99))}${fmt(cold.at(-1)!)}${''.padStart(8)}` +
+    '  /leagues + /meta on a fresh connection (coverage and totals computed)',
 );
 store.close();

@@ -24,8 +24,8 @@ export function fileUrl(file: string): string {
 }
 
 /**
- * `n` manifest entries (of those answered 200) drawn uniformly without replacement (reservoir sampling: one pass, memory of
- * `n` entries however long the manifest), in a shuffled order fixed by `seed`.
+ * `n` manifest entries (of those answered 200) drawn uniformly without replacement (reservoir sampling: one
+ * pass, memory of `n` entries however long the manifest), in a shuffled order fixed by `seed`.
  */
 export function sampleRequests(release: string, n: number, seed: number): SampledRequest[] {
   const rng = seededRng(seed);

@@ -25,7 +25,8 @@ export const PREFLIGHT: Readonly<Record<string, string>> = {
 
 /**
  * Cache-Control by the route's cache class: `live` is match data (short while it holds a match in
- * play), `feed` the change feed (always short), `match` standings, `list` leagues, meta, clubs and the API description, `none` health.
+ * play), `feed` the change feed (always short), `match` standings, `list` leagues, meta, clubs and
+ * the API description, `none` health.
  * The OpenAPI document describes each class from this same table.
  */
 export const CACHE_POLICY: Readonly<Record<CacheClass, { value: string; whileLive?: string }>> = {

@@ -93,9 +93,12 @@ export function buildOpenApi(routes: readonly AnyRoute[]): Record<string, unknow
       title: SERVICE_NAME,
       version: API_VERSION,
       description:
-        'A read-only JSON API of football (soccer) data served from stored snapshots: no request calls the upstream provider. ' +
-        'Errors are `{"error": "<text>"}`; unknown paths are 404 `Route not found`; methods other than GET, HEAD and OPTIONS are 405. ' +
-        'A repeated query parameter takes its last value, an empty value means "not given", unknown parameters are ignored.',
+        'A read-only JSON API of football (soccer) data served from stored snapshots: ' +
+        'no request calls the upstream provider. ' +
+        'Errors are `{"error": "<text>"}`; unknown paths are 404 `Route not found`; ' +
+        'methods other than GET, HEAD and OPTIONS are 405. ' +
+        'A repeated query parameter takes its last value, an empty value means "not given", ' +
+        'unknown parameters are ignored.',
     },
     tags: [{ name: 'Football data' }, { name: 'Service' }],
     paths,

@@ -63,7 +63,8 @@ export class RenderPool {
       const worker = typescript
         ? // Workers take no --import: register tsx from inside, then load the TypeScript entry.
           new Worker(
-            `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(pathToFileURL(script).href)}); })`,
+            `import('tsx/esm/api').then((t) => { t.register(); ` +
+              `return import(${JSON.stringify(pathToFileURL(script).href)}); })`,
             { eval: true, workerData: setup, resourceLimits: WORKER_LIMITS },
           )
         : new Worker(script, { workerData: setup, resourceLimits: WORKER_LIMITS });

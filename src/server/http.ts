@@ -208,7 +208,8 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     const body = JSON.stringify({ error: status === 400 ? 'Bad request' : http.STATUS_CODES[status] });
     socket.end(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\n` +
-        `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
     );
     log?.(JSON.stringify({ time: new Date().toISOString(), status, error: err.code ?? 'client error' }));
   });

@@ -54,11 +54,13 @@ export class SnapshotQueries {
       byId: db.prepare('SELECT id, at FROM snapshots WHERE id = ? AND at IS NOT NULL'),
       oldest: db.prepare('SELECT min(id) FROM snapshots').pluck(),
       since: db.prepare(
-        'SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot > ? ORDER BY snapshot, kind, league_slug, key',
+        `SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot > ?
+         ORDER BY snapshot, kind, league_slug, key`,
       ),
       list: db.prepare('SELECT id, at FROM snapshots WHERE at IS NOT NULL AND id > ? ORDER BY id DESC LIMIT ?'),
       of: db.prepare(
-        'SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot = ? ORDER BY kind, league_slug, key',
+        `SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot = ?
+         ORDER BY kind, league_slug, key`,
       ),
     };
   }

@@ -54,7 +54,8 @@ export class StoreWriter {
           season_year, record_json, hash, last_synced_at, snapshot)
         VALUES (@league, @id, @kickoff, @scoreboardDate, @state, @statusName, @completed, @homeId, @awayId,
           @seasonYear, @json, @hash, @now, @snapshot)
-        ON CONFLICT (league_slug, id) DO UPDATE SET kickoff = excluded.kickoff, scoreboard_date = excluded.scoreboard_date,
+        ON CONFLICT (league_slug, id) DO UPDATE SET kickoff = excluded.kickoff,
+          scoreboard_date = excluded.scoreboard_date,
           state = excluded.state, status_name = excluded.status_name, completed = excluded.completed,
           home_id = excluded.home_id, away_id = excluded.away_id, season_year = excluded.season_year,
           record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
@@ -80,7 +81,8 @@ export class StoreWriter {
       removeLeagueClub: db.prepare('DELETE FROM league_clubs WHERE league_slug = ? AND club_id = ?'),
       rosterHash: db.prepare('SELECT hash FROM rosters WHERE club_id = ?').pluck(),
       upsertRoster: db.prepare(`
-        INSERT INTO rosters (club_id, league_slug, season_json, hash, last_synced_at, snapshot) VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO rosters (club_id, league_slug, season_json, hash, last_synced_at, snapshot)
+        VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (club_id) DO UPDATE SET league_slug = excluded.league_slug, season_json = excluded.season_json,
           hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot`),
       deletePlayers: db.prepare('DELETE FROM players WHERE club_id = ?'),
@@ -112,7 +114,8 @@ export class StoreWriter {
       leagueRow: db.prepare('SELECT espn_id, season_json FROM leagues WHERE slug = ?'),
       leagueSynced: db.prepare('UPDATE leagues SET last_synced_at = ? WHERE slug = ?'),
       syncState: db.prepare(`
-        INSERT INTO sync_state (league_slug, resource, resource_key, provider, last_attempt_at, last_success_at, last_error)
+        INSERT INTO sync_state (league_slug, resource, resource_key, provider, last_attempt_at, last_success_at,
+          last_error)
         VALUES (@league, @resource, @key, @provider, @at, CASE WHEN @ok THEN @at END, @error)
         ON CONFLICT (league_slug, resource, resource_key) DO UPDATE SET provider = excluded.provider,
           last_attempt_at = excluded.last_attempt_at,

@@ -11,7 +11,8 @@ export const ROSTER_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export function rosterFreshness(db: DB, provider: string, clock: Clock, maxAgeMs = ROSTER_MAX_AGE_MS) {
   const stmt = db
     .prepare(
-      "SELECT last_success_at FROM sync_state WHERE league_slug = ? AND resource = 'roster' AND resource_key = ? AND provider = ?",
+      `SELECT last_success_at FROM sync_state
+       WHERE league_slug = ? AND resource = 'roster' AND resource_key = ? AND provider = ?`,
     )
     .pluck();
   return (league: string, teamId: string): boolean => {

@@ -65,7 +65,8 @@ describe.skipIf(!fs.existsSync(SHARED_ESPN))('a store synced from real recorded 
   it('answers 404 for plays stored without their match', () => {
     const orphan = store.db
       .prepare(
-        'SELECT league_slug, match_id FROM play_streams s WHERE NOT EXISTS (SELECT 1 FROM matches m WHERE m.league_slug = s.league_slug AND m.id = s.match_id) LIMIT 1',
+        `SELECT league_slug, match_id FROM play_streams s
+         WHERE NOT EXISTS (SELECT 1 FROM matches m WHERE m.league_slug = s.league_slug AND m.id = s.match_id) LIMIT 1`,
       )
       .get() as { league_slug: string; match_id: string } | undefined;
     // The recorded responses hold such plays (eng.1 740722, mex.1 401877018): without one this tests nothing.

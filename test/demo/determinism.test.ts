@@ -8,7 +8,8 @@ import type { DemoStore } from './helpers.js';
 function dump(db: DB): Record<string, unknown[]> {
   const tables = db
     .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'sync_state' ORDER BY name",
+      `SELECT name FROM sqlite_master
+       WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'sync_state' ORDER BY name`,
     )
     .pluck()
     .all() as string[];

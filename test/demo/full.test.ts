@@ -29,7 +29,8 @@ describe('demo sync of all 16 leagues', () => {
     expect(count('SELECT sum(count) FROM play_streams')).toBeGreaterThanOrEqual(100_000);
     expect(count("SELECT count(*) FROM matches WHERE status_name = 'STATUS_POSTPONED'")).toBe(16);
     console.info(
-      `demo sync: ${count('SELECT count(*) FROM matches')} matches, ${count('SELECT sum(count) FROM play_streams')} plays in ${seconds.toFixed(1)}s`,
+      `demo sync: ${count('SELECT count(*) FROM matches')} matches, ` +
+        `${count('SELECT sum(count) FROM play_streams')} plays in ${seconds.toFixed(1)}s`,
     );
   });
 

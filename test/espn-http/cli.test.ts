@@ -82,7 +82,11 @@ describe('fds sync --provider espn (end to end)', () => {
     );
     // Roster 1001 is fresh and 9001 settled, so neither is asked for; the rest all fail.
     expect(down.stderr).toMatch(
-      /^sync espn: 1 leagues, 0 units ok, 7 failed, 0 not available, 0 records written in [\d.]+s; failures: 7× HTTP 500 Internal Server Error \(gave up after 3 attempts\)$/m,
+      new RegExp(
+        /^sync espn: 1 leagues, 0 units ok, 7 failed, 0 not available, 0 records written in [\d.]+s; /.source +
+          /failures: 7× HTTP 500 Internal Server Error \(gave up after 3 attempts\)$/.source,
+        'm',
+      ),
     );
     expect(snapshot(db)).toEqual(before);
   });

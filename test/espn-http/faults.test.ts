@@ -44,38 +44,42 @@ describe('ESPN sync through a faulty upstream', () => {
     }
   });
 
-  it('fails the unit of a payload that stays invalid after the retries, stores nothing of it, and keeps every other unit', async () => {
-    const { db } = tempStore();
-    await syncEspn(db, standIn());
-    const before = storeState(db);
-    standIn().reset();
-    const always = <T>(f: T) => Array<T>(20).fill(f);
-    standIn().faults = faultsByPath({
-      [`${SITE}/scoreboard?dates=20260322`]: always(fault.html),
-      [`${SITE}/summary?event=9001`]: always(fault.json({ header: { id: '9001' } })),
-    });
-    const report = await syncEspn(db, standIn(), { at: '2026-03-22T16:00:00Z', provider: { full: true } });
+  it(
+    'fails the unit of a payload that stays invalid after the retries, ' +
+      'stores nothing of it, and keeps every other unit',
+    async () => {
+      const { db } = tempStore();
+      await syncEspn(db, standIn());
+      const before = storeState(db);
+      standIn().reset();
+      const always = <T>(f: T) => Array<T>(20).fill(f);
+      standIn().faults = faultsByPath({
+        [`${SITE}/scoreboard?dates=20260322`]: always(fault.html),
+        [`${SITE}/summary?event=9001`]: always(fault.json({ header: { id: '9001' } })),
+      });
+      const report = await syncEspn(db, standIn(), { at: '2026-03-22T16:00:00Z', provider: { full: true } });
 
-    expect(report.failures.map((f) => [f.resource, f.key, f.error])).toEqual([
-      ['scoreboard', '20260322', 'not JSON (content-type text/html) (gave up after 6 attempts)'],
-      [
-        'summary',
-        '9001',
-        expect.stringMatching(/^invalid payload: header\.competitions: .* \(gave up after 6 attempts\)$/),
-      ],
-    ]);
-    expect(standIn().stats.perPath.get(`${SITE}/scoreboard?dates=20260322`)).toBe(6);
-    expect(report.units.ok).toBe(5); // teams, roster 1001, the other board, plays 9001, standings
-    // Nothing changed upstream, so the kept units rewrote nothing and the failed ones erased nothing.
-    expect(storeState(db).content).toEqual(before.content);
-    const state = db
-      .prepare(
-        "SELECT last_success_at, last_error FROM sync_state WHERE resource = 'summary' AND resource_key = '9001'",
-      )
-      .get();
-    expect(state).toEqual({
-      last_success_at: '2026-03-22T15:00:00Z',
-      last_error: expect.stringMatching(/^invalid payload/),
-    });
-  });
+      expect(report.failures.map((f) => [f.resource, f.key, f.error])).toEqual([
+        ['scoreboard', '20260322', 'not JSON (content-type text/html) (gave up after 6 attempts)'],
+        [
+          'summary',
+          '9001',
+          expect.stringMatching(/^invalid payload: header\.competitions: .* \(gave up after 6 attempts\)$/),
+        ],
+      ]);
+      expect(standIn().stats.perPath.get(`${SITE}/scoreboard?dates=20260322`)).toBe(6);
+      expect(report.units.ok).toBe(5); // teams, roster 1001, the other board, plays 9001, standings
+      // Nothing changed upstream, so the kept units rewrote nothing and the failed ones erased nothing.
+      expect(storeState(db).content).toEqual(before.content);
+      const state = db
+        .prepare(
+          "SELECT last_success_at, last_error FROM sync_state WHERE resource = 'summary' AND resource_key = '9001'",
+        )
+        .get();
+      expect(state).toEqual({
+        last_success_at: '2026-03-22T15:00:00Z',
+        last_error: expect.stringMatching(/^invalid payload/),
+      });
+    },
+  );
 });

@@ -22,7 +22,8 @@ describe('ESPN sync during a full outage', () => {
     });
     expect(report.units.ok).toBe(0);
     expect(report.written).toBe(0);
-    expect(report.failures.length).toBe(LEAGUE_SLUGS.length * 4 + 4); // teams, 2 boards, standings each; 4 eng.1 rosters
+    // teams, 2 boards, standings each; 4 eng.1 rosters
+    expect(report.failures.length).toBe(LEAGUE_SLUGS.length * 4 + 4);
     expect(new Set(report.failures.map((f) => f.error?.replace(/ \(.*/, '')))).toEqual(
       new Set(['HTTP 500 Internal Server Error']),
     );
@@ -30,7 +31,8 @@ describe('ESPN sync during a full outage', () => {
     expect(storeState(db)).toEqual(before);
     const boardState = db
       .prepare(
-        "SELECT last_attempt_at, last_success_at, last_error FROM sync_state WHERE league_slug = 'eng.1' AND resource = 'scoreboard' AND resource_key = '20260322'",
+        `SELECT last_attempt_at, last_success_at, last_error FROM sync_state
+         WHERE league_slug = 'eng.1' AND resource = 'scoreboard' AND resource_key = '20260322'`,
       )
       .get();
     expect(boardState).toEqual({

@@ -56,14 +56,17 @@ describe('HTTP transport', () => {
     expect(standIn().stats.total).toBe(1);
   });
 
-  it('retries a timeout, a stalled body, a 5xx, an HTML page and a truncated body, then returns the real payload', async () => {
-    standIn().faults = faultsByPath({
-      [BOARD]: [fault.stall, fault.stallBody, fault.status(502), fault.html, fault.truncate, fault.cut],
-    });
-    const got = await new HttpClient({ ...FAST_HTTP, retries: 6 }).getJson(standIn().url + BOARD, asIs);
-    expect(got).toMatchObject({ events: [{ id: '9001' }, { id: '9002' }, { id: '9003' }] });
-    expect(standIn().stats.perPath.get(BOARD)).toBe(7);
-  });
+  it(
+    'retries a timeout, a stalled body, a 5xx, an HTML page and a ' + 'truncated body, then returns the real payload',
+    async () => {
+      standIn().faults = faultsByPath({
+        [BOARD]: [fault.stall, fault.stallBody, fault.status(502), fault.html, fault.truncate, fault.cut],
+      });
+      const got = await new HttpClient({ ...FAST_HTTP, retries: 6 }).getJson(standIn().url + BOARD, asIs);
+      expect(got).toMatchObject({ events: [{ id: '9001' }, { id: '9002' }, { id: '9003' }] });
+      expect(standIn().stats.perPath.get(BOARD)).toBe(7);
+    },
+  );
 
   it('waits as long as Retry-After says before asking again', async () => {
     standIn().faults = faultsByPath({ [BOARD]: [fault.status(429, '1')] });

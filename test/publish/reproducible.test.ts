@@ -15,15 +15,19 @@ beforeAll(async () => {
 });
 
 describe('reproducible build', () => {
-  it('gives byte-identical trees for the same store in different directories, rendered in one thread or two workers', async () => {
-    const a = await buildInto(db, undefined, { workers: 0 });
-    const b = await buildInto(db, undefined, { workers: 2 });
-    expect(a.out).not.toBe(b.out);
-    expect([a.summary.workers, b.summary.workers]).toEqual([0, 2]);
-    // The rendered files, _redirects, _headers, the manifest, build.json, and the front door's assets.
-    expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 4 + ASSET_FILES.length);
-    expect(contents(b.out)).toEqual(contents(a.out));
-  });
+  it(
+    'gives byte-identical trees for the same store in different ' +
+      'directories, rendered in one thread or two workers',
+    async () => {
+      const a = await buildInto(db, undefined, { workers: 0 });
+      const b = await buildInto(db, undefined, { workers: 2 });
+      expect(a.out).not.toBe(b.out);
+      expect([a.summary.workers, b.summary.workers]).toEqual([0, 2]);
+      // The rendered files, _redirects, _headers, the manifest, build.json, and the front door's assets.
+      expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 4 + ASSET_FILES.length);
+      expect(contents(b.out)).toEqual(contents(a.out));
+    },
+  );
 
   it('gives the same tree from a full rebuild as from an incremental one', async () => {
     const { out } = await buildInto(db);

@@ -81,7 +81,8 @@ function renameMatches(league: string, label: string) {
     (w) =>
       w
         .prepare(
-          `UPDATE matches SET record_json = json_set(record_json, '$.name', ? || id), hash = ? || id WHERE league_slug = ?`,
+          `UPDATE matches SET record_json = json_set(record_json, '$.name', ? || id), hash = ? || id
+           WHERE league_slug = ?`,
         )
         .run(`${label} `, label, league),
     rows.flatMap(
@@ -110,17 +111,20 @@ describe('static-first server: memory', () => {
     expect(again.body.equals(first.body)).toBe(true);
   });
 
-  it('with no memory budget reads the file for every answer, but answers a matching conditional GET without it', async () => {
-    const { out } = await buildInto(db);
-    const entry = largeEntry(out);
-    const s = await serve(out, { cacheBytes: 0 });
-    expect((await s.get(entry.request)).status).toBe(200);
-    fs.rmSync(path.join(currentRelease(out)!, entry.file));
-    expect((await s.get(entry.request, { 'if-none-match': entry.etag })).status).toBe(304);
-    const missing = await s.get(entry.request);
-    expect(s.sources).toEqual(['static', 'static', 'dynamic']);
-    expect(missing.headers.etag).toBe(entry.etag);
-  });
+  it(
+    'with no memory budget reads the file for every answer, but ' + 'answers a matching conditional GET without it',
+    async () => {
+      const { out } = await buildInto(db);
+      const entry = largeEntry(out);
+      const s = await serve(out, { cacheBytes: 0 });
+      expect((await s.get(entry.request)).status).toBe(200);
+      fs.rmSync(path.join(currentRelease(out)!, entry.file));
+      expect((await s.get(entry.request, { 'if-none-match': entry.etag })).status).toBe(304);
+      const missing = await s.get(entry.request);
+      expect(s.sources).toEqual(['static', 'static', 'dynamic']);
+      expect(missing.headers.etag).toBe(entry.etag);
+    },
+  );
 
   it('keeps what it holds within its byte budget', async () => {
     const { out } = await buildInto(db);
@@ -133,28 +137,31 @@ describe('static-first server: memory', () => {
     expect(s.lookup.cached.bytes).toBeLessThanOrEqual(budget);
   });
 
-  it('compresses a file once per coding, however often it is asked for; a dynamic answer is compressed each time', async () => {
-    const { out } = await buildInto(db);
-    const entry = largeEntry(out);
-    const s = await serve(out);
-    const plain = await s.get(entry.request);
-    compressions.count = 0;
-    for (let i = 0; i < 4; i++) {
-      for (const coding of ['gzip', 'br']) {
-        const r = await s.get(entry.request, { 'accept-encoding': coding });
-        expect(r.headers['content-encoding']).toBe(coding);
-        expect(r.headers.vary).toBe('Accept-Encoding');
-        expect(Number(r.headers['content-length'])).toBe(r.body.length);
-        expect(decoded(r).equals(plain.body), coding).toBe(true);
+  it(
+    'compresses a file once per coding, however often it is asked ' + 'for; a dynamic answer is compressed each time',
+    async () => {
+      const { out } = await buildInto(db);
+      const entry = largeEntry(out);
+      const s = await serve(out);
+      const plain = await s.get(entry.request);
+      compressions.count = 0;
+      for (let i = 0; i < 4; i++) {
+        for (const coding of ['gzip', 'br']) {
+          const r = await s.get(entry.request, { 'accept-encoding': coding });
+          expect(r.headers['content-encoding']).toBe(coding);
+          expect(r.headers.vary).toBe('Accept-Encoding');
+          expect(Number(r.headers['content-length'])).toBe(r.body.length);
+          expect(decoded(r).equals(plain.body), coding).toBe(true);
+        }
       }
-    }
-    expect(compressions.count).toBe(2);
-    // Not pre-rendered (limit=7): rendered, and compressed, per request.
-    const dynamicUrl = `${entry.request.split('/events/')[0]}/fixtures?limit=7`;
-    for (let i = 0; i < 3; i++) await s.get(dynamicUrl, { 'accept-encoding': 'gzip' });
-    expect(s.sources.slice(-3)).toEqual(['dynamic', 'dynamic', 'dynamic']);
-    expect(compressions.count).toBe(5);
-  });
+      expect(compressions.count).toBe(2);
+      // Not pre-rendered (limit=7): rendered, and compressed, per request.
+      const dynamicUrl = `${entry.request.split('/events/')[0]}/fixtures?limit=7`;
+      for (let i = 0; i < 3; i++) await s.get(dynamicUrl, { 'accept-encoding': 'gzip' });
+      expect(s.sources.slice(-3)).toEqual(['dynamic', 'dynamic', 'dynamic']);
+      expect(compressions.count).toBe(5);
+    },
+  );
 });
 
 describe('static-first server: new releases', () => {
@@ -197,63 +204,66 @@ describe('static-first server: new releases', () => {
     expect(answer.body.toString()).toContain('Elsewhere');
   });
 
-  it('under load across publishes, sends every body with the ETag of exactly its bytes, one of its request', async () => {
-    const { out } = await buildInto(db);
-    const before = new Map(manifest(out).map((e) => [e.request, e.etag]));
-    const league = manifest(out)
-      .find((e) => e.request.includes('/scoreboard?'))!
-      .request.split('/')[3]!;
-    renameMatches(league, 'Build');
-    await buildInto(db, out);
-    // The requests a rename changes (each publish below changes them again), and some it leaves alone.
-    const changing = manifest(out).filter((e) => before.get(e.request) !== e.etag);
-    const steady = manifest(out).filter((e) => before.get(e.request) === e.etag && e.request.includes(`/${league}/`));
-    const urls = [...changing.slice(0, 40), ...steady.slice(0, 10)].map((e) => e.request);
-    expect(changing.length).toBeGreaterThan(3);
-    // Every ETag any release published for a request, and the bytes of each.
-    const published = new Map<string, Set<string>>();
-    const bodies = new Map<string, Buffer>();
-    const record = () => {
-      const release = currentRelease(out)!;
-      for (const e of readManifestSync(path.join(release, 'manifest.ndjson'))) {
-        if (!published.has(e.request)) published.set(e.request, new Set());
-        published.get(e.request)!.add(e.etag);
-        if (!bodies.has(e.etag)) bodies.set(e.etag, fs.readFileSync(path.join(release, e.file)));
-      }
-    };
-    record();
-    const s = await serve(out, { cacheBytes: 32 * 1024 * 1024 });
-
-    let stop = false;
-    const answers: Array<{ url: string; r: TargetResponse }> = [];
-    const codings: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'br' }];
-    const client = async (c: number) => {
-      for (let i = c; !stop; i++) {
-        const url = urls[i % urls.length]!;
-        answers.push({ url, r: await s.get(url, codings[i % codings.length]) });
-      }
-    };
-    const clients = Array.from({ length: 6 }, (_, c) => client(c * 7));
-    for (let i = 0; i < 3; i++) {
-      renameMatches(league, `Build ${i} `);
+  it(
+    'under load across publishes, sends every body with the ETag ' + 'of exactly its bytes, one of its request',
+    async () => {
+      const { out } = await buildInto(db);
+      const before = new Map(manifest(out).map((e) => [e.request, e.etag]));
+      const league = manifest(out)
+        .find((e) => e.request.includes('/scoreboard?'))!
+        .request.split('/')[3]!;
+      renameMatches(league, 'Build');
       await buildInto(db, out);
+      // The requests a rename changes (each publish below changes them again), and some it leaves alone.
+      const changing = manifest(out).filter((e) => before.get(e.request) !== e.etag);
+      const steady = manifest(out).filter((e) => before.get(e.request) === e.etag && e.request.includes(`/${league}/`));
+      const urls = [...changing.slice(0, 40), ...steady.slice(0, 10)].map((e) => e.request);
+      expect(changing.length).toBeGreaterThan(3);
+      // Every ETag any release published for a request, and the bytes of each.
+      const published = new Map<string, Set<string>>();
+      const bodies = new Map<string, Buffer>();
+      const record = () => {
+        const release = currentRelease(out)!;
+        for (const e of readManifestSync(path.join(release, 'manifest.ndjson'))) {
+          if (!published.has(e.request)) published.set(e.request, new Set());
+          published.get(e.request)!.add(e.etag);
+          if (!bodies.has(e.etag)) bodies.set(e.etag, fs.readFileSync(path.join(release, e.file)));
+        }
+      };
       record();
-    }
-    stop = true;
-    await Promise.all(clients);
+      const s = await serve(out, { cacheBytes: 32 * 1024 * 1024 });
 
-    const static_ = s.sources.filter((x) => x === 'static').length;
-    expect(static_, 'answered from files').toBeGreaterThan(answers.length / 2);
-    for (const { url, r } of answers) {
-      expect(r.status, url).toBe(200);
-      const body = decoded(r);
-      expect(r.headers.etag, url).toBe(`"${contentHash(body)}"`);
-      // Dynamic answers render the store, which can be a step ahead of the published release.
-      if (published.get(url)!.has(r.headers.etag!)) expect(bodies.get(r.headers.etag!)!.equals(body), url).toBe(true);
-    }
-    const spanned = urls.filter(
-      (u) => new Set(answers.filter((a) => a.url === u).map((a) => a.r.headers.etag)).size > 1,
-    );
-    expect(spanned.length, 'requests answered from more than one release').toBeGreaterThan(0);
-  });
+      let stop = false;
+      const answers: Array<{ url: string; r: TargetResponse }> = [];
+      const codings: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'br' }];
+      const client = async (c: number) => {
+        for (let i = c; !stop; i++) {
+          const url = urls[i % urls.length]!;
+          answers.push({ url, r: await s.get(url, codings[i % codings.length]) });
+        }
+      };
+      const clients = Array.from({ length: 6 }, (_, c) => client(c * 7));
+      for (let i = 0; i < 3; i++) {
+        renameMatches(league, `Build ${i} `);
+        await buildInto(db, out);
+        record();
+      }
+      stop = true;
+      await Promise.all(clients);
+
+      const static_ = s.sources.filter((x) => x === 'static').length;
+      expect(static_, 'answered from files').toBeGreaterThan(answers.length / 2);
+      for (const { url, r } of answers) {
+        expect(r.status, url).toBe(200);
+        const body = decoded(r);
+        expect(r.headers.etag, url).toBe(`"${contentHash(body)}"`);
+        // Dynamic answers render the store, which can be a step ahead of the published release.
+        if (published.get(url)!.has(r.headers.etag!)) expect(bodies.get(r.headers.etag!)!.equals(body), url).toBe(true);
+      }
+      const spanned = urls.filter(
+        (u) => new Set(answers.filter((a) => a.url === u).map((a) => a.r.headers.etag)).size > 1,
+      );
+      expect(spanned.length, 'requests answered from more than one release').toBeGreaterThan(0);
+    },
+  );
 });

@@ -88,30 +88,37 @@ describe('static-first server', () => {
     expect(staticServer.sources).toEqual(['static']);
   });
 
-  it('answers other spellings of a pre-rendered request, HEAD and conditional GETs from files too, exactly as dynamically', async () => {
-    const league = 'eng.1';
-    const urls = [
-      `/get/soccer/${league}/fixtures`,
-      `/get/soccer/${league}/fixtures?status=ALL&page=1&utm=x`,
-      `/get/soccer/ENG.1/clubs/`,
-      '/get/soccer/leagues?available=false',
-    ];
-    staticServer.sources.length = 0;
-    for (const url of urls) {
-      const plain = await get(dynamicServer, url);
-      for (const [headers, method] of [
-        [{}, 'GET'],
-        [{}, 'HEAD'],
-        [{ 'if-none-match': plain.headers.etag! }, 'GET'],
-        [{ 'if-none-match': `W/${plain.headers.etag}, "x"` }, 'GET'],
-        [{ 'accept-encoding': 'gzip' }, 'GET'],
-      ] as const) {
-        const [a, b] = [await get(staticServer, url, headers, method), await get(dynamicServer, url, headers, method)];
-        sameAnswer(a, b, `${method} ${url} ${JSON.stringify(headers)}`);
+  it(
+    'answers other spellings of a pre-rendered request, HEAD and ' +
+      'conditional GETs from files too, exactly as dynamically',
+    async () => {
+      const league = 'eng.1';
+      const urls = [
+        `/get/soccer/${league}/fixtures`,
+        `/get/soccer/${league}/fixtures?status=ALL&page=1&utm=x`,
+        `/get/soccer/ENG.1/clubs/`,
+        '/get/soccer/leagues?available=false',
+      ];
+      staticServer.sources.length = 0;
+      for (const url of urls) {
+        const plain = await get(dynamicServer, url);
+        for (const [headers, method] of [
+          [{}, 'GET'],
+          [{}, 'HEAD'],
+          [{ 'if-none-match': plain.headers.etag! }, 'GET'],
+          [{ 'if-none-match': `W/${plain.headers.etag}, "x"` }, 'GET'],
+          [{ 'accept-encoding': 'gzip' }, 'GET'],
+        ] as const) {
+          const [a, b] = [
+            await get(staticServer, url, headers, method),
+            await get(dynamicServer, url, headers, method),
+          ];
+          sameAnswer(a, b, `${method} ${url} ${JSON.stringify(headers)}`);
+        }
       }
-    }
-    expect(staticServer.sources.filter((s) => s === 'static').length).toBe(urls.length * 5);
-  });
+      expect(staticServer.sources.filter((s) => s === 'static').length).toBe(urls.length * 5);
+    },
+  );
 
   it('picks up a newly published build without a restart and never mixes two builds in one response', async () => {
     const conn = new Database(db, { readonly: true });
@@ -135,7 +142,8 @@ describe('static-first server', () => {
         (w) =>
           w
             .prepare(
-              `UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ? WHERE league_slug = ? AND id = ?`,
+              `UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ?
+               WHERE league_slug = ? AND id = ?`,
             )
             .run(`Build ${i}`, `h${i}`, league, id),
         [

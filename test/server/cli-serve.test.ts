@@ -69,21 +69,24 @@ describe('fds serve', () => {
       expect(r.stdout).toContain(opt);
   });
 
-  it('renders every request dynamically from a directory without a build, logs each, and exits 0 on SIGTERM', async () => {
-    const s = await serve('--db', store, '--dir', tempDir('fds-nobuild-'));
-    const leagues = await rawRequest(s.port, 'GET', '/get/soccer/leagues?available=true');
-    expect(leagues.status).toBe(200);
-    expect(JSON.parse(leagues.body.toString()).meta.count).toBe(2);
-    expect((await rawRequest(s.port, 'GET', '/health')).status).toBe(200);
-    s.child.kill('SIGTERM');
-    expect(await s.exited).toBe(0);
-    const events = s.lines.map((l) => JSON.parse(l) as { event?: string; url?: string; status?: number });
-    expect(events.filter((e) => e.status !== undefined).map((e) => [e.url, e.status])).toEqual([
-      ['/get/soccer/leagues?available=true', 200],
-      ['/health', 200],
-    ]);
-    expect(events.at(-1)).toMatchObject({ event: 'shutdown', signal: 'SIGTERM' });
-  });
+  it(
+    'renders every request dynamically from a directory without ' + 'a build, logs each, and exits 0 on SIGTERM',
+    async () => {
+      const s = await serve('--db', store, '--dir', tempDir('fds-nobuild-'));
+      const leagues = await rawRequest(s.port, 'GET', '/get/soccer/leagues?available=true');
+      expect(leagues.status).toBe(200);
+      expect(JSON.parse(leagues.body.toString()).meta.count).toBe(2);
+      expect((await rawRequest(s.port, 'GET', '/health')).status).toBe(200);
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+      const events = s.lines.map((l) => JSON.parse(l) as { event?: string; url?: string; status?: number });
+      expect(events.filter((e) => e.status !== undefined).map((e) => [e.url, e.status])).toEqual([
+        ['/get/soccer/leagues?available=true', 200],
+        ['/health', 200],
+      ]);
+      expect(events.at(-1)).toMatchObject({ event: 'shutdown', signal: 'SIGTERM' });
+    },
+  );
 
   it('with --welcome, prints for a person where to point a browser and three requests that answer 200', async () => {
     const { out } = await buildInto(store);

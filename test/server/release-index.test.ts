@@ -60,24 +60,27 @@ describe('ReleaseIndex', () => {
     expect(Object.isFrozen(a)).toBe(true);
   });
 
-  it('skips entries it cannot serve safely: paths leaving the release, header values that would break a response', () => {
-    const index = ReleaseIndex.load(
-      release([
-        entry('_s/../../etc/passwd', ['up']),
-        entry('elsewhere/a.json', ['outside']),
-        entry('_s/a.json', ['crlf'], { cacheControl: 'public\r\nSet-Cookie: x=1' }),
-        entry('_s/b.json', ['etag'], { etag: 'unquoted' }),
-        entry('_s/c.json', ['error'], { status: 404 }),
-        entry('_s/d.json', ['size'], { bytes: -1 }),
-        entry('_s/ok.json', ['ok']),
-      ]),
-    );
-    expect(['up', 'outside', 'crlf', 'etag', 'error', 'size'].map((k) => index.find(k))).toEqual([
-      -1, -1, -1, -1, -1, -1,
-    ]);
-    expect(index.files).toBe(1);
-    expect(index.file(index.find('ok'))).toBe('_s/ok.json');
-  });
+  it(
+    'skips entries it cannot serve safely: paths leaving the ' + 'release, header values that would break a response',
+    () => {
+      const index = ReleaseIndex.load(
+        release([
+          entry('_s/../../etc/passwd', ['up']),
+          entry('elsewhere/a.json', ['outside']),
+          entry('_s/a.json', ['crlf'], { cacheControl: 'public\r\nSet-Cookie: x=1' }),
+          entry('_s/b.json', ['etag'], { etag: 'unquoted' }),
+          entry('_s/c.json', ['error'], { status: 404 }),
+          entry('_s/d.json', ['size'], { bytes: -1 }),
+          entry('_s/ok.json', ['ok']),
+        ]),
+      );
+      expect(['up', 'outside', 'crlf', 'etag', 'error', 'size'].map((k) => index.find(k))).toEqual([
+        -1, -1, -1, -1, -1, -1,
+      ]);
+      expect(index.files).toBe(1);
+      expect(index.file(index.find('ok'))).toBe('_s/ok.json');
+    },
+  );
 
   it('throws when the release has no manifest (a release pruned under the server)', () => {
     expect(() => ReleaseIndex.load(tempDir('fds-index-'))).toThrow();

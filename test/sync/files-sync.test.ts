@@ -71,40 +71,46 @@ describe('sync from recorded files', () => {
     expect(after.store_meta).toContain(JSON.stringify({ key: 'snapshot_at', value: '2026-03-22T15:00:00Z' }));
   });
 
-  it("keeps every other unit and the damaged unit's stored data when one file is corrupt, and reports the failure", async () => {
-    const { db } = tempStore();
-    await sync(db, RECORDED);
-    const storedLive = db.prepare("SELECT record_json FROM matches WHERE id = '9004'").pluck().get();
+  it(
+    "keeps every other unit and the damaged unit's stored data when " + 'one file is corrupt, and reports the failure',
+    async () => {
+      const { db } = tempStore();
+      await sync(db, RECORDED);
+      const storedLive = db.prepare("SELECT record_json FROM matches WHERE id = '9004'").pluck().get();
 
-    const dir = copyRecorded();
-    // The live board is rewritten with a new score but cut off half-way through.
-    const file = path.join(dir, 'eng.1/scoreboard/20260322.json');
-    const text = fs.readFileSync(file, 'utf8').replace('"score": "1"', '"score": "2"');
-    fs.writeFileSync(file, text.slice(0, Math.floor(text.length / 2)));
-    // …and another unit changes, to prove it is still stored.
-    const rosterFile = path.join(dir, 'eng.1/roster/1001.json');
-    fs.writeFileSync(rosterFile, fs.readFileSync(rosterFile, 'utf8').replace('"Ada Stone"', '"Ada Stone-Marsh"'));
+      const dir = copyRecorded();
+      // The live board is rewritten with a new score but cut off half-way through.
+      const file = path.join(dir, 'eng.1/scoreboard/20260322.json');
+      const text = fs.readFileSync(file, 'utf8').replace('"score": "1"', '"score": "2"');
+      fs.writeFileSync(file, text.slice(0, Math.floor(text.length / 2)));
+      // …and another unit changes, to prove it is still stored.
+      const rosterFile = path.join(dir, 'eng.1/roster/1001.json');
+      fs.writeFileSync(rosterFile, fs.readFileSync(rosterFile, 'utf8').replace('"Ada Stone"', '"Ada Stone-Marsh"'));
 
-    const report = await sync(db, dir, '2026-03-22T16:00:00Z');
-    expect(report.units.failed).toBe(1);
-    expect(report.failures[0]).toMatchObject({ league: 'eng.1', resource: 'scoreboard', key: '20260322' });
-    expect(report.failures[0]!.error).toMatch(/not valid JSON/);
-    expect(db.prepare("SELECT record_json FROM matches WHERE id = '9004'").pluck().get()).toBe(storedLive);
-    expect(db.prepare("SELECT count(*) FROM players WHERE record_json LIKE '%Ada Stone-Marsh%'").pluck().get()).toBe(1);
-    const state = db
-      .prepare(
-        "SELECT last_error, last_success_at FROM sync_state WHERE resource = 'scoreboard' AND resource_key = '20260322'",
-      )
-      .get() as {
-      last_error: string;
-      last_success_at: string;
-    };
-    expect(state.last_error).toMatch(/not valid JSON/);
-    expect(state.last_success_at).toBe('2026-03-22T15:00:00Z');
-    expect(db.prepare("SELECT value FROM store_meta WHERE key = 'last_successful_sync_at'").pluck().get()).toBe(
-      '2026-03-22T15:00:00Z',
-    );
-  });
+      const report = await sync(db, dir, '2026-03-22T16:00:00Z');
+      expect(report.units.failed).toBe(1);
+      expect(report.failures[0]).toMatchObject({ league: 'eng.1', resource: 'scoreboard', key: '20260322' });
+      expect(report.failures[0]!.error).toMatch(/not valid JSON/);
+      expect(db.prepare("SELECT record_json FROM matches WHERE id = '9004'").pluck().get()).toBe(storedLive);
+      expect(db.prepare("SELECT count(*) FROM players WHERE record_json LIKE '%Ada Stone-Marsh%'").pluck().get()).toBe(
+        1,
+      );
+      const state = db
+        .prepare(
+          `SELECT last_error, last_success_at FROM sync_state
+           WHERE resource = 'scoreboard' AND resource_key = '20260322'`,
+        )
+        .get() as {
+        last_error: string;
+        last_success_at: string;
+      };
+      expect(state.last_error).toMatch(/not valid JSON/);
+      expect(state.last_success_at).toBe('2026-03-22T15:00:00Z');
+      expect(db.prepare("SELECT value FROM store_meta WHERE key = 'last_successful_sync_at'").pluck().get()).toBe(
+        '2026-03-22T15:00:00Z',
+      );
+    },
+  );
 
   it('does not let an invalid payload or an empty one erase what is stored', async () => {
     const { db } = tempStore();

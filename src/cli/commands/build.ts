@@ -29,7 +29,8 @@ export function summaryLine(s: BuildSummary, out: string): string {
   const secs = `${s.seconds.toFixed(1)}s`;
   if (s.mode === 'unchanged' || !s.rules || !s.reach) {
     const stays = `${out} stays ${path.basename(s.release)}`;
-    return `build: nothing changed since the published build, ${stays} (${n(s.files)} files, ${mb(s.bytes)}) in ${secs}`;
+    const size = `${n(s.files)} files, ${mb(s.bytes)}`;
+    return `build: nothing changed since the published build, ${stays} (${size}) in ${secs}`;
   }
   const r = s.rules;
   const rules =
@@ -59,7 +60,8 @@ export function summaryLine(s: BuildSummary, out: string): string {
 export function buildCommand(): Command {
   return new Command('build')
     .description(
-      'pre-render every enumerable response into --out with Netlify rules and headers, published atomically (incremental unless --full)',
+      'pre-render every enumerable response into --out with Netlify rules and headers, ' +
+        'published atomically (incremental unless --full)',
     )
     .option(
       '--out <dir>',

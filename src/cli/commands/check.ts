@@ -23,7 +23,8 @@ function reachLine({ reach, edge }: CheckReport): string {
 export function checkCommand(): Command {
   return new Command('check')
     .description(
-      "verify the published build: every file equals its dynamic render, and sampled requests resolved through Netlify's matcher and the static-first server get the dynamic answer",
+      'verify the published build: every file equals its dynamic render, and sampled requests resolved ' +
+        "through Netlify's matcher and the static-first server get the dynamic answer",
     )
     .option('--dir <dir>', 'the published build', 'dist')
     .option(
@@ -46,7 +47,8 @@ export function checkCommand(): Command {
       }).finally(() => progress.finish());
       const mismatches = report.fileMismatches + report.sampleMismatches;
       const line =
-        `check: ${report.files.toLocaleString('en-US')} files against their dynamic render (${report.fileMismatches} differ); ` +
+        `check: ${report.files.toLocaleString('en-US')} files against their dynamic render ` +
+        `(${report.fileMismatches} differ); ` +
         `${report.sampled} sampled requests (${report.cdnFiles} answered from files by the CDN, ` +
         `${report.localFiles} by the server's ` +
         `static lookup; ${report.sampleMismatches} wrong); ${reachLine(report)} in ${report.seconds.toFixed(1)}s`;

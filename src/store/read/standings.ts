@@ -14,7 +14,8 @@ export class StandingsQueries {
     this.s = {
       seasons: db.prepare('SELECT DISTINCT season FROM standings WHERE league_slug = ? ORDER BY season').pluck(),
       groups: db.prepare(
-        'SELECT record_json, last_synced_at FROM standings WHERE league_slug = ? AND season = ? ORDER BY ordinal, group_id',
+        `SELECT record_json, last_synced_at FROM standings WHERE league_slug = ? AND season = ?
+         ORDER BY ordinal, group_id`,
       ),
     };
   }

@@ -92,7 +92,10 @@ export class EspnProvider implements Provider {
 
   private playsUrl(league: string, eventId: string, page: number): string {
     const e = seg(eventId);
-    return `${this.core}/v2/sports/soccer/leagues/${seg(league)}/events/${e}/competitions/${e}/plays?limit=${PLAYS_PAGE_SIZE}&page=${page}`;
+    return (
+      `${this.core}/v2/sports/soccer/leagues/${seg(league)}/events/${e}/competitions/${e}/plays` +
+      `?limit=${PLAYS_PAGE_SIZE}&page=${page}`
+    );
   }
 
   /**

@@ -6,7 +6,8 @@ import type { ContractCase, ContractFlow } from './types.js';
 import { json } from './types.js';
 
 const FIELDS_ERROR =
-  'fields must be a comma-separated list of: header, boxscore, keyEvents, rosters, gameInfo, commentary, broadcasts, odds, leaders, news, videos, format, meta';
+  'fields must be a comma-separated list of: header, boxscore, keyEvents, rosters, gameInfo, commentary, ' +
+  'broadcasts, odds, leaders, news, videos, format, meta';
 const PLAY_KEYS = [
   'id',
   'sequence',
