@@ -34,6 +34,11 @@ export interface SyncOptions {
   onUnit?: (result: UnitResult) => void;
   /** Called when a league's plan grows (units discovered), for progress display. */
   onPlanned?: (count: number) => void;
+  /**
+   * Stop early (`fds live` shutting down): units not yet fetched are left out — neither tried nor
+   * recorded — and the sync ends as usual with what it stored.
+   */
+  signal?: AbortSignal;
 }
 
 export interface SyncReport {
@@ -43,6 +48,21 @@ export interface SyncReport {
   failures: UnitResult[];
   ignored: string[];
   snapshotAt: string | null;
+  /** The signal stopped the sync before every unit was tried. */
+  aborted: boolean;
+}
+
+const SKIPPED = Symbol('skipped');
+
+/** The distinct reasons units failed, most frequent first, for one-line summaries. */
+export function failureReasons(failures: readonly UnitResult[], max = 3): string {
+  const counts = new Map<string, number>();
+  for (const f of failures) counts.set(f.error ?? 'unknown error', (counts.get(f.error ?? 'unknown error') ?? 0) + 1);
+  const top = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, max)
+    .map(([reason, n]) => `${n}× ${reason}`);
+  return top.join(' | ') + (counts.size > max ? ` | ${counts.size - max} other reasons` : '');
 }
 
 function message(err: unknown): string {
@@ -81,9 +101,10 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
     fetch: (k: K) => Promise<T | undefined>,
     store: (payload: T, k: K) => number,
   ): Promise<void> {
+    if (opts.signal?.aborted) return;
     opts.onPlanned?.(keys.length);
     const fetched = keys.map((k) =>
-      limit(() => fetch(k)).then(
+      limit<[], T | undefined | typeof SKIPPED>(() => (opts.signal?.aborted ? SKIPPED : fetch(k))).then(
         (payload) => ({ payload }),
         (error: unknown) => ({ error }),
       ),
@@ -91,13 +112,14 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
     for (const [i, k] of keys.entries()) {
       const key = keyOf(k);
       const got = await fetched[i]!;
+      if ('payload' in got && got.payload === SKIPPED) continue;
       let result: UnitResult;
       try {
         if ('error' in got) throw got.error;
         if (got.payload === undefined) {
           result = { league, resource, key, status: 'unavailable', written: 0 };
         } else {
-          const payload = got.payload;
+          const payload = got.payload as T;
           const written = writer.transaction(() => {
             const n = store(payload, k);
             writer.recordSyncState(league, resource, key, provider.name, startedAt, null);
@@ -237,11 +259,13 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
     for (const league of changedLeagues) writer.markLeagueSynced(league, finishedAt);
     // Times move only with data, so a sync that changes nothing leaves every response untouched
     // (CONTRACT §2.4). The one exception is a clean sync after failed ones: saying so is news.
-    const recovered = failures.length === 0 && getMeta(db, META_LAST_SUCCESS) !== getMeta(db, META_SNAPSHOT_AT);
+    // A sync stopped half way is not a clean one, whatever it got through.
+    const clean = failures.length === 0 && !opts.signal?.aborted;
+    const recovered = clean && getMeta(db, META_LAST_SUCCESS) !== getMeta(db, META_SNAPSHOT_AT);
     const changed = written > 0 || (ok > 0 && recovered);
     if (written > 0) setMeta(db, META_SNAPSHOT_AT, finishedAt);
     if (ok > 0 && changed) setMeta(db, META_PROVIDER, provider.name);
-    if (ok > 0 && failures.length === 0 && changed) setMeta(db, META_LAST_SUCCESS, finishedAt);
+    if (ok > 0 && clean && changed) setMeta(db, META_LAST_SUCCESS, finishedAt);
     endSnapshot(db, snapshot, finishedAt, changed);
   })();
   return {
@@ -251,15 +275,25 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
     failures,
     ignored: provider.ignored?.() ?? [],
     snapshotAt: getMeta(db, META_SNAPSHOT_AT),
+    aborted: !!opts.signal?.aborted,
   };
 }
 
-/** A finished match whose summary and full play stream are stored cannot change any more. */
+/**
+ * A finished match whose summary and full play stream are stored cannot change any more — provided
+ * both were taken once the store knew it was over: a stream is complete (every page) while the match
+ * is still live, and the run whose board first says "finished" must still fetch the final summary
+ * and plays. The match row's time moves only when its record changes, so "summary and plays taken
+ * no earlier than the record" means "taken after the final whistle".
+ */
 function settledQuery(db: DB) {
   return db.prepare(
     `SELECT 1 FROM matches m
        JOIN match_summaries s ON s.league_slug = m.league_slug AND s.match_id = m.id
        JOIN play_streams p ON p.league_slug = m.league_slug AND p.match_id = m.id
-     WHERE m.league_slug = ? AND m.id = ? AND m.state = 'post' AND m.completed = 1 AND p.complete = 1`,
+       JOIN sync_state ss ON ss.league_slug = m.league_slug AND ss.resource = 'summary' AND ss.resource_key = m.id
+       JOIN sync_state sp ON sp.league_slug = m.league_slug AND sp.resource = 'plays' AND sp.resource_key = m.id
+     WHERE m.league_slug = ? AND m.id = ? AND m.state = 'post' AND m.completed = 1 AND p.complete = 1
+       AND ss.last_success_at >= m.last_synced_at AND sp.last_success_at >= m.last_synced_at`,
   );
 }
