@@ -258,3 +258,29 @@ export function nextMatchdayStart(seed: number, scale: number, atMs: number, lea
   }
   return best;
 }
+
+/** Longer than any demo match runs, kickoff to final whistle (two halves, the break and stoppage). */
+const MATCH_SPAN_MS = 2 * 3_600_000;
+
+/**
+ * The first kickoff of the matchday under way at atMs — of the chosen leagues' matchdays that have
+ * begun and are not over, the one that began first — or, when none is, of the next one.
+ */
+export function currentMatchdayStart(seed: number, scale: number, atMs: number, leagues?: readonly string[]): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (const { ref, index } of chosen(leagues)) {
+    const year = seasonWindowAt(ref, index, atMs).year;
+    for (const y of [year - 1, year]) {
+      const span = new Map<number, [number, number]>();
+      for (const m of calendarOf(seed, index, y, scale).matches) {
+        if (m.postponed) continue;
+        const [first, last] = span.get(m.matchday) ?? [m.kickoffMs, m.kickoffMs];
+        span.set(m.matchday, [Math.min(first, m.kickoffMs), Math.max(last, m.kickoffMs)]);
+      }
+      for (const [first, last] of span.values()) {
+        if (first <= atMs && atMs < last + MATCH_SPAN_MS && first < best) best = first;
+      }
+    }
+  }
+  return Number.isFinite(best) ? best : nextMatchdayStart(seed, scale, atMs, leagues);
+}

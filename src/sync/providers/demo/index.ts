@@ -22,9 +22,13 @@ import type { DemoMatch } from './season.js';
 import { clockAt, visibleEvents } from './match-clock.js';
 import { buildScript } from './timeline.js';
 import type { MatchScript } from './timeline.js';
+import { checkWindow, routineChanges } from './routine.js';
+import type { DemoRoutine } from './routine.js';
+
+export type { DemoRoutine } from './routine.js';
 
 /** For `fds live`: the demo calendar's kickoff instants, to start a clock at a matchday's first kickoff. */
-export { demoKickoffs, nextMatchdayStart } from './calendar.js';
+export { currentMatchdayStart, demoKickoffs, nextMatchdayStart } from './calendar.js';
 
 export interface DemoOptions {
   seed: number;
@@ -34,6 +38,11 @@ export interface DemoOptions {
   today?: string;
   /** Size multiplier (> 0): the number of matchdays scales with it. */
   scale: number;
+  /**
+   * A routine sync (routine.ts): only the days that moved on since the store took them, settled
+   * matches and fresh rosters left alone. Without it, the whole season is pulled and refreshed.
+   */
+  routine?: DemoRoutine;
 }
 
 /** The clock `--today YYYYMMDD` stands for: noon UTC that day. */
@@ -54,6 +63,8 @@ export function createDemoProvider(opts: DemoOptions): Provider {
     throw new Error('demo: give the clock as exactly one of now and today');
   const clockMs = opts.now ? opts.now.getTime() : demoReferenceInstant(opts.today!).getTime();
   if (!Number.isFinite(clockMs)) throw new Error('demo: now must be a valid instant');
+  const routine = opts.routine;
+  if (routine) checkWindow(routine.from, routine.to);
   const seasons = new Map<string, LeagueSeason>();
   const scripts = new Map<string, MatchScript>();
 
@@ -91,9 +102,11 @@ export function createDemoProvider(opts: DemoOptions): Provider {
 
   return {
     name: 'demo',
-    refetchFinished: true,
+    refetchFinished: !routine,
     async scoreboardDates(league) {
-      return [...(season(league)?.days ?? [])];
+      const s = season(league);
+      if (!s) return [];
+      return routine ? routineChanges(s, routine, clockMs).days() : [...s.days];
     },
     async scoreboard(league, date) {
       const s = season(league);
@@ -105,8 +118,12 @@ export function createDemoProvider(opts: DemoOptions): Provider {
         matches.map((m) => view(s, m)),
       );
     },
-    async eventIds(league) {
-      return (season(league)?.matches ?? []).map((m) => m.id).sort();
+    async eventIds(league, boardEventIds) {
+      const s = season(league);
+      if (!s) return [];
+      // A routine sync looks only at the matches on the boards it took that moved on.
+      if (routine) return routineChanges(s, routine, clockMs).events(boardEventIds).sort();
+      return s.matches.map((m) => m.id).sort();
     },
     async summary(league, eventId) {
       const found = match(league, eventId);
@@ -124,7 +141,8 @@ export function createDemoProvider(opts: DemoOptions): Provider {
       return s ? teamsPayload(s) : undefined;
     },
     async rosterTeamIds(league) {
-      return (season(league)?.clubs ?? []).map((c) => c.id);
+      const ids = (season(league)?.clubs ?? []).map((c) => c.id);
+      return routine ? ids.filter((id) => !routine.isRosterFresh(league, id)) : ids;
     },
     async roster(league, teamId) {
       const s = season(league);
