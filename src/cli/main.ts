@@ -6,6 +6,7 @@ import { syncCommand } from './commands/sync.js';
 import { serveCommand } from './commands/serve.js';
 import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
+import { liveCommand } from './commands/live.js';
 import { CommandFailed, UsageError } from './errors.js';
 import { StoreError } from '../store/db.js';
 
@@ -25,6 +26,7 @@ export function program(): Command {
   cli.addCommand(serveCommand());
   cli.addCommand(buildCommand());
   cli.addCommand(checkCommand());
+  cli.addCommand(liveCommand());
   for (const cmd of cli.commands) cmd.exitOverride().option('--db <path>', 'SQLite store', DEFAULT_DB);
   return cli;
 }

@@ -28,7 +28,7 @@ function parseCacheMb(value: string): number {
   return Number(value);
 }
 
-function parsePort(value: string): number {
+export function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535)
     throw new UsageError(`--port must be 0–65535, got ${JSON.stringify(value)}`);
   return Number(value);

@@ -1,0 +1,239 @@
+/**
+ * `fds live`: the publishing loop in one process (CONTRACT §1). Sync → build → serve, then a
+ * routine sync and an incremental build every --every seconds while serving; the server notices
+ * each new release by itself. With the demo the clock runs in real time from the start of a
+ * matchday, so a person watching a scoreboard sees matches kick off, score and finish.
+ */
+import os from 'node:os';
+import { Command, Option } from 'commander';
+import { openStore } from '../../store/db.js';
+import { StoreReader } from '../../store/read/reader.js';
+import { createApiServer } from '../../server/http.js';
+import type { ApiServer } from '../../server/http.js';
+import { StaticBuild } from '../../server/static-lookup.js';
+import { AssetServer } from '../../frontdoor/serve-assets.js';
+import { BuildError } from '../../publish/build.js';
+import { runCycle, cycleLine } from '../../live/cycle.js';
+import type { CycleDeps, CycleReport } from '../../live/cycle.js';
+import { runLoop } from '../../live/loop.js';
+import { liveClock, watchLeague } from '../../live/demo-clock.js';
+import { parseInstant, systemClock } from '../../util/time.js';
+import type { Clock } from '../../util/time.js';
+import { Progress } from '../progress.js';
+import { UsageError, parseCount } from '../errors.js';
+import { makeProvider, parseLeagues, providerOption, providerOptions } from '../provider-options.js';
+import type { ProviderFlags } from '../provider-options.js';
+import { summaryLine } from './build.js';
+import { parsePort, welcome } from './serve.js';
+import { writeFailures } from './sync.js';
+
+interface LiveFlags extends ProviderFlags {
+  db: string;
+  every?: number;
+  port: number;
+  host: string;
+  out: string;
+  workers: number;
+  start?: Date;
+  fromMatchday: boolean;
+  requestLog: boolean;
+}
+
+/** Seconds between cycles when --every is not given: the demo moves every second, ESPN's data less often. */
+export const DEFAULT_EVERY = { demo: 15, files: 60, espn: 60 } as const;
+/** How long a stop waits for a running cycle before leaving it (builds are atomic; so is each sync unit). */
+const STOP_GRACE_MS = 5_000;
+
+function parseEvery(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 86_400)
+    throw new UsageError(`--every must be a number of seconds in (0, 86400], got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function parseStart(value: string): Date {
+  const instant = parseInstant(value);
+  if (!instant)
+    throw new UsageError(
+      `--start must be an ISO-8601 instant with a zone, such as 2026-03-21T15:30:00Z, got ${JSON.stringify(value)}`,
+    );
+  return instant;
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+export function liveCommand(): Command {
+  const cmd = new Command('live')
+    .description(
+      'the publishing loop in one process: sync, build and serve, then sync and build again every --every seconds',
+    )
+    .addHelpText(
+      'after',
+      `
+The first cycle is a full sync (with the demo: the whole season) and a build; then the server
+starts (it prints its address and requests to try) and every --every seconds a routine sync and
+an incremental build publish what changed — one line per cycle: the clock, records changed, files
+rendered and written, seconds. Cycles never overlap: one that runs long is followed at once by the
+next. A failed unit is reported on its cycle's line and the loop goes on. SIGINT or SIGTERM stops
+scheduling, lets a running cycle finish (for at most ${STOP_GRACE_MS / 1000} s; builds are atomic), closes the
+server and exits 0.
+
+Demo clock (--provider demo): it runs in real time from the first kickoff of the matchday under
+way at --start (default: now), or of the next one — so within minutes matches kick off, score
+and finish on /get/soccer/<league>/scoreboard, whose default day is the demo clock's. With
+--no-from-matchday it runs from --start itself. A routine sync takes the boards of yesterday,
+today and tomorrow (by the demo clock) plus any other day that moved on, and only the matches on
+them that moved on (see \`fds sync --help\`).
+
+ESPN and recorded files: every cycle is an ordinary \`fds sync\` with the same options (ESPN's
+window follows the day), on the real clock.`,
+    )
+    .addOption(providerOption().default('demo'));
+  for (const option of providerOptions()) cmd.addOption(option);
+  return cmd
+    .addOption(
+      new Option(
+        '--every <seconds>',
+        'seconds from the start of one cycle to the next (default: demo 15, else 60)',
+      ).argParser(parseEvery),
+    )
+    .option('--out <dir>', 'output: a symlink to the published release', 'dist')
+    .option(
+      '--workers <n>',
+      'render threads per build (default: one per core; 0 renders in the main thread)',
+      parseCount('--workers'),
+      os.availableParallelism(),
+    )
+    .option('--port <port>', 'TCP port (0 = any free port; the address is printed)', parsePort, 8080)
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option(
+      '--start <ISO-8601>',
+      'demo: where the demo clock starts (default: now; see --no-from-matchday)',
+      parseStart,
+    )
+    .option('--no-from-matchday', 'demo: start the demo clock at --start itself, not at a matchday start')
+    .option('--no-request-log', 'do not print a JSON line per request')
+    .action(async function (this: Command) {
+      await live(this.opts<LiveFlags>());
+    });
+}
+
+async function live(f: LiveFlags): Promise<void> {
+  const leagues = parseLeagues(f.leagues);
+  const everyMs = (f.every ?? DEFAULT_EVERY[f.provider]) * 1000;
+  const demo = f.provider === 'demo';
+  const clock: Clock = demo
+    ? liveClock({ seed: f.seed, scale: f.scale, leagues, start: f.start ?? new Date(), fromMatchday: f.fromMatchday })
+    : systemClock;
+  // Usage errors (a bad source, window or origin) before any store file is made.
+  await makeProvider(f, {}, clock, () => {
+    throw new Error('unreachable: the first provider only checks the options');
+  });
+
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) return;
+    say(`fds live: ${signal}: stopping`);
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const db = openStore(f.db);
+  const reader = StoreReader.open(f.db);
+  const deps: CycleDeps = {
+    db,
+    reader,
+    out: f.out,
+    workers: f.workers,
+    leagues,
+    concurrency: f.concurrency,
+    signal: stop.signal,
+  };
+  const cycle = async (routine: boolean, progress?: Progress): Promise<CycleReport> => {
+    const at = clock();
+    const provider = await makeProvider(
+      f,
+      { routine: routine && demo },
+      () => at,
+      () => db,
+    );
+    if (!progress) return runCycle(deps, provider, at);
+    try {
+      return await runCycle(
+        { ...deps, onPlanned: (k) => progress.plan(k), onUnit: (r) => progress.tick(r.status === 'failed') },
+        provider,
+        at,
+      );
+    } finally {
+      progress.finish();
+    }
+  };
+
+  let api: ApiServer | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  try {
+    // The first cycle fills the store (the demo's whole season), with progress on a terminal.
+    const first = cycle(false, new Progress(`cycle 1: sync ${f.provider}`));
+    running = first;
+    const report = await first;
+    writeFailures(report.sync, 5);
+    say(cycleLine(1, report));
+    if (report.build) say(summaryLine(report.build, f.out));
+    if (stop.signal.aborted) return;
+
+    api = createApiServer({
+      storeFile: f.db,
+      staticLookup: new StaticBuild(f.out),
+      assets: new AssetServer(f.out),
+      // The date-less scoreboard is "today" by the demo clock, so it shows the matchday being played.
+      clock,
+      log: f.requestLog ? undefined : null,
+      shutdownGraceMs: STOP_GRACE_MS,
+    });
+    const address = await api.listen(f.port, f.host);
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const origin = `http://${host}:${address.port}`;
+    say(`fds live: serving ${origin} from ${f.out}, a cycle every ${everyMs / 1000}s (Ctrl-C stops)`);
+    process.stdout.write(welcome(origin, reader));
+    const league = demo ? watchLeague(f.seed, f.scale, clock().getTime(), leagues) : leagues[0]!;
+    say(`Watch it move: curl '${origin.replace('//0.0.0.0:', '//127.0.0.1:')}/get/soccer/${league}/scoreboard'\n`);
+
+    await runLoop({
+      everyMs,
+      signal: stop.signal,
+      first: 2,
+      startAt: performance.now() + everyMs,
+      cycle: async (n) => {
+        const next = cycle(true);
+        running = next;
+        const r = await next;
+        say(cycleLine(n, r));
+      },
+      onError: (n, err) => {
+        const failures = err instanceof BuildError ? `: ${err.failures.slice(0, 3).join('; ')}` : '';
+        process.stderr.write(`cycle ${n} failed: ${err instanceof Error ? err.message : String(err)}${failures}\n`);
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    const settled = await Promise.race([
+      running.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => setTimeout(resolve, STOP_GRACE_MS, false).unref()),
+    ]);
+    await api?.close();
+    if (settled) {
+      reader.close();
+      db.close();
+    } else {
+      // A build still running past the grace: leave it. The published release is untouched, and the
+      // next build takes over its lock and removes its temporary files.
+      say('fds live: left a running cycle; the published build and the store are as its last complete steps left them');
+      process.exit(0);
+    }
+  }
+}

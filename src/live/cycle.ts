@@ -1,0 +1,72 @@
+/**
+ * One cycle of `fds live`: sync the store at one instant, then build and publish what changed. The
+ * server picks the new release up by itself (server/static-lookup.ts), so a cycle never touches it.
+ */
+import path from 'node:path';
+import type { DB } from '../store/db.js';
+import type { StoreReader } from '../store/read/reader.js';
+import { build } from '../publish/build.js';
+import type { BuildSummary } from '../publish/build.js';
+import type { Provider } from '../sync/provider.js';
+import { failureReasons, runSync } from '../sync/run-sync.js';
+import type { SyncReport, UnitResult } from '../sync/run-sync.js';
+import { isoSeconds } from '../util/time.js';
+
+export interface CycleDeps {
+  /** The writable store the syncs write to, and a reader on the same file for the builds. */
+  db: DB;
+  reader: StoreReader;
+  out: string;
+  workers?: number;
+  leagues: readonly string[];
+  concurrency: number;
+  signal?: AbortSignal;
+  onPlanned?: (n: number) => void;
+  onUnit?: (r: UnitResult) => void;
+}
+
+export interface CycleReport {
+  /** The instant the cycle synced at (the demo clock, or the time). */
+  at: Date;
+  sync: SyncReport;
+  syncSeconds: number;
+  /** null: not built, because the loop was stopped during the sync. */
+  build: BuildSummary | null;
+  seconds: number;
+}
+
+export async function runCycle(deps: CycleDeps, provider: Provider, at: Date): Promise<CycleReport> {
+  const started = performance.now();
+  const sync = await runSync(deps.db, provider, {
+    leagues: deps.leagues,
+    concurrency: deps.concurrency,
+    clock: () => at,
+    signal: deps.signal,
+    onPlanned: deps.onPlanned,
+    onUnit: deps.onUnit,
+  });
+  const syncSeconds = (performance.now() - started) / 1000;
+  const summary = deps.signal?.aborted
+    ? null
+    : await build({ store: deps.reader, out: deps.out, workers: deps.workers });
+  return { at, sync, syncSeconds, build: summary, seconds: (performance.now() - started) / 1000 };
+}
+
+const secs = (s: number) => `${s.toFixed(1)}s`;
+
+/** The one line a cycle prints: clock, what the sync changed, what the build rendered and wrote, seconds. */
+export function cycleLine(n: number, r: CycleReport): string {
+  const { sync } = r;
+  const units = sync.units.ok + sync.units.failed + sync.units.unavailable;
+  const failed = sync.units.failed ? `, ${sync.units.failed} FAILED (${failureReasons(sync.failures)})` : '';
+  const stopped = sync.aborted ? ', stopped early' : '';
+  const synced = `sync ${units} units, ${sync.written} records changed${failed}${stopped} in ${secs(r.syncSeconds)}`;
+  const b = r.build;
+  const built = !b
+    ? 'not built'
+    : b.mode === 'unchanged' || !b.published
+      ? `build: nothing to publish, ${path.basename(b.release)} stays in ${secs(b.seconds)}`
+      : `build ${b.rendered} rendered, ${b.added + b.changed} written, ${b.deleted} deleted, ` +
+        `published ${path.basename(b.release)} in ${secs(b.seconds)}`;
+  return `cycle ${n} at ${isoSeconds(r.at)}: ${synced}; ${built}; ${secs(r.seconds)} in all`;
+}
