@@ -171,6 +171,7 @@ async function live(f: LiveFlags): Promise<void> {
   };
 
   let api: ApiServer | null = null;
+  let lookup: StaticBuild | null = null;
   let running: Promise<unknown> = Promise.resolve();
   try {
     // The first cycle fills the store (the demo's whole season), with progress on a terminal.
@@ -182,9 +183,10 @@ async function live(f: LiveFlags): Promise<void> {
     if (report.build) say(summaryLine(report.build, f.out));
     if (stop.signal.aborted) return;
 
+    lookup = new StaticBuild(f.out);
     api = createApiServer({
       storeFile: f.db,
-      staticLookup: new StaticBuild(f.out),
+      staticLookup: lookup,
       assets: new AssetServer(f.out),
       // The date-less scoreboard is "today" by the demo clock, so it shows the matchday being played.
       clock,
@@ -226,6 +228,7 @@ async function live(f: LiveFlags): Promise<void> {
       new Promise<false>((resolve) => setTimeout(resolve, STOP_GRACE_MS, false).unref()),
     ]);
     await api?.close();
+    lookup?.close();
     if (settled) {
       reader.close();
       db.close();
