@@ -35,6 +35,10 @@ export class PlayQueries {
         LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
         WHERE p.league_slug = ? AND p.match_id = ?`),
       any: db.prepare('SELECT EXISTS (SELECT 1 FROM play_streams WHERE league_slug = ? AND match_id = ?)').pluck(),
+      // Counting needs neither the stream nor its decoding: a build counts every match's plays.
+      counts: db.prepare(`SELECT p.count AS plays, p.flags, s.key_event_ids AS keyEvents FROM play_streams p
+        LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
+        WHERE p.league_slug = ? AND p.match_id = ?`),
     };
   }
 
@@ -46,18 +50,18 @@ export class PlayQueries {
     const hit = this.decoded.get(key);
     if (hit) return hit;
     const text = unpackJson(row.plays);
-    const keyEvents = new Set(JSON.parse(row.key_event_ids ?? '[]') as string[]);
-    const flags = JSON.parse(row.flags) as Array<[string, number]>;
-    const important = flags.flatMap(([id, flagged], i) => (flagged === 1 || keyEvents.has(id) ? [i] : []));
-    const stream = { text, spans: arraySpans(text), important };
+    const stream = { text, spans: arraySpans(text), important: importantPlays(row.flags, row.key_event_ids) };
     if (this.decoded.size >= KEPT) this.decoded.delete(this.decoded.keys().next().value!);
     this.decoded.set(key, stream);
     return stream;
   }
 
   count(league: string, match: string, important: boolean): number {
-    const s = this.stream(league, match);
-    return s ? (important ? s.important.length : s.spans.length) : 0;
+    const row = this.s.counts.get(league, match) as
+      | { plays: number; flags: string; keyEvents: string | null }
+      | undefined;
+    if (!row) return 0;
+    return important ? importantPlays(row.flags, row.keyEvents).length : row.plays;
   }
 
   /** The page's play records as their stored JSON texts, in match order. */
@@ -71,6 +75,13 @@ export class PlayQueries {
   exists(league: string, match: string): boolean {
     return this.s.any.get(league, match) === 1;
   }
+}
+
+/** Positions of the important plays: flagged ones, and those the summary lists as key events. */
+function importantPlays(flagsJson: string, keyEventIds: string | null): number[] {
+  const keyEvents = new Set(JSON.parse(keyEventIds ?? '[]') as string[]);
+  const flags = JSON.parse(flagsJson) as Array<[string, number]>;
+  return flags.flatMap(([id, flagged], i) => (flagged === 1 || keyEvents.has(id) ? [i] : []));
 }
 
 function range(offset: number, limit: number, length: number): number[] {
