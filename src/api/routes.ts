@@ -212,12 +212,9 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params }) => club(store, params.league, params.clubId),
     prerender: pre.clubs,
-    reads: ({ params: p }) => [
-      topic.club(p.clubId!),
-      topic.roster(p.clubId!),
-      topic.matches(p.league!),
-      ...leagueLevel(p.league!),
-    ],
+    // Not the league's matches: a club seen in a match has its record in the clubs table (the sync
+    // stores every competitor), and whether it is listed at all is the plan's (clubs/index) business.
+    reads: ({ params: p }) => [topic.club(p.clubId!), topic.roster(p.clubId!), ...leagueLevel(p.league!)],
     reach: { level: 'league' },
   }),
   defineRoute({
