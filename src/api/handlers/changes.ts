@@ -28,14 +28,13 @@ function describe(store: StoreReader, rows: ChangeRow[]) {
   )
     .map((r) => {
       // Its values now, not then: a client polls to learn where things stand.
-      const m = store.matches.byId(r.league, r.key);
-      const [home, away] = m?.record.competitors ?? [];
+      const m = store.matches.scoreline(r.league, r.key);
       return {
         league: r.league,
         id: r.key,
         state: m?.state ?? null,
-        homeScore: home?.score ?? null,
-        awayScore: away?.score ?? null,
+        homeScore: m?.home ?? null,
+        awayScore: m?.away ?? null,
       };
     })
     .sort(byLeagueThenId);

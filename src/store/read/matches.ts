@@ -55,6 +55,8 @@ export class MatchQueries {
       pageState: db.prepare(`SELECT record_json, state, last_synced_at FROM matches WHERE ${RANGE} AND state = @state
         ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
+      scoreline: db.prepare(`SELECT state, record_json ->> '$.competitors[0].score' AS home,
+        record_json ->> '$.competitors[1].score' AS away FROM matches WHERE league_slug = ? AND id = ?`),
       summary: db.prepare(
         'SELECT sections, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
       ),
@@ -84,6 +86,13 @@ export class MatchQueries {
   byId(league: string, id: string): MatchRow | undefined {
     const row = this.s.one.get(league, id) as RawMatch | undefined;
     return row ? toMatch(row) : undefined;
+  }
+
+  /** A match's state and scores (home, away), without reading the rest of its record. */
+  scoreline(league: string, id: string): { state: MatchState; home: string | null; away: string | null } | undefined {
+    return this.s.scoreline.get(league, id) as
+      | { state: MatchState; home: string | null; away: string | null }
+      | undefined;
   }
 
   /** The stored sections as their JSON text: the API passes them through without parsing them. */
