@@ -1,13 +1,14 @@
 /**
  * Build benchmark (CONTRACT §8, build part), per demo scale: sync time, full build time and files/s,
- * the full build against a plain `cp -r` of the same tree in the same run, a no-change rebuild, an
- * incremental rebuild after one matchday changed, and each build's peak RSS — measured in a child
- * process per build, so the numbers are the build's own.
+ * the full build against a plain `cp -r` of the same tree in the same run, a no-change rebuild, and
+ * each build's peak RSS — measured in a child process per build, so the numbers are the build's own.
  *
- * "One matchday changed" is applied to the store directly: every match of one league's busiest
- * finished day gets a new short name, summary attendance and first play text — what re-syncing a
- * corrected matchday does. (Re-syncing the demo one day later would not do: it lays the whole
- * season out around its reference date, so every date in the store moves.)
+ * Then the publishing loop of `fds live` (CONTRACT §5.3): from the store synced at the reference
+ * noon (a matchday with matches under way), a routine sync one minute later and the incremental
+ * build after it — the freshness delay the loop adds — and a routine sync one day later and its
+ * build, run in this process as `fds live` runs them. Each as seconds and as a ratio of the full
+ * build measured in this run, with the files it rendered and wrote. Build times here are the
+ * build's own (its summary), without process start.
  *
  *   npx tsx bench/build.ts [--scales 1,4] [--dir .tmp/bench]
  */
@@ -21,8 +22,9 @@ import type { BuildSummary } from '../src/publish/build.js';
 import { currentRelease } from '../src/publish/release.js';
 import { StoreReader } from '../src/store/read/reader.js';
 import { openStore } from '../src/store/db.js';
-import { beginSnapshot, endSnapshot } from '../src/store/snapshots.js';
-import { BENCH_TODAY, syncDemo } from './demo.js';
+import os from 'node:os';
+import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
+import { BENCH_TODAY, syncDemo, syncDemoRoutine } from './demo.js';
 
 const { values } = parseArgs({
   options: {
@@ -63,39 +65,6 @@ function buildInChild(db: string, out: string, full = false, heapMiB?: number): 
   return { summary, seconds: (performance.now() - started) / 1000, rssMiB: maxRssKiB / 1024 };
 }
 
-function changeOneMatchday(db: string): number {
-  const store = openStore(db);
-  try {
-    const [league, date] = store
-      .prepare(
-        "SELECT league_slug, scoreboard_date FROM matches WHERE state = 'post' GROUP BY 1, 2 ORDER BY COUNT(*) DESC, 1, 2 LIMIT 1",
-      )
-      .raw()
-      .get() as [string, string];
-    const ids = store
-      .prepare('SELECT id FROM matches WHERE league_slug = ? AND scoreboard_date = ?')
-      .pluck()
-      .all(league, date) as string[];
-    // One matchday's records change, logged as a sync logs them, so the incremental build sees them.
-    const snapshot = beginSnapshot(store);
-    store.transaction(() => {
-      for (const id of ids) {
-        store
-          .prepare(
-            "UPDATE matches SET record_json = json_set(record_json, '$.shortName', json_extract(record_json, '$.shortName') || ' (r)'), hash = hash || 'r' WHERE league_slug = ? AND id = ?",
-          )
-          .run(league, id);
-        store.prepare("INSERT INTO changes VALUES (?, 'match', ?, ?)").run(snapshot, league, id);
-      }
-      store.prepare("INSERT INTO changes VALUES (?, 'day', ?, ?)").run(snapshot, league, date);
-      endSnapshot(store, snapshot, `${new Date().toISOString().slice(0, 19)}Z`, true);
-    })();
-    return ids.length;
-  } finally {
-    store.close();
-  }
-}
-
 function time(fn: () => void): number {
   const started = performance.now();
   fn();
@@ -104,6 +73,8 @@ function time(fn: () => void): number {
 
 const HEAP_CAP_MIB = 48;
 const s = (x: number) => x.toFixed(1);
+const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`;
+const load = () => os.loadavg()[0]!.toFixed(1);
 const rows: string[][] = [];
 const header = [
   'scale',
@@ -118,11 +89,28 @@ const header = [
   'cp -r s',
   'build ÷ cp',
   'no-change s',
-  'matchday s',
-  'written',
   'peak RSS MiB',
   `RSS, ${HEAP_CAP_MIB} MiB heap`,
 ];
+const loopRows: string[][] = [];
+const loopHeader = [
+  'scale',
+  'step',
+  'sync s',
+  'units',
+  'records',
+  'build s',
+  'rendered',
+  'written',
+  'deleted',
+  'sync+build s',
+  'build ÷ full',
+  '(sync+build) ÷ full',
+  'load',
+];
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const loadBefore = load();
 
 for (const scale of values.scales!.split(',').map(Number)) {
   const dir = path.resolve(values.dir!, `scale-${scale}`);
@@ -142,8 +130,36 @@ for (const scale of values.scales!.split(',').map(Number)) {
   const cp = time(() => execFileSync('cp', ['-r', currentRelease(out)!, copy]));
   fs.rmSync(copy, { recursive: true, force: true });
   const again = buildInChild(db, out);
-  const changedMatches = changeOneMatchday(db);
-  const next = buildInChild(db, out);
+  const fullOwn = full.summary.seconds;
+  loopRows.push([String(scale), 'full build', '', '', '', s(fullOwn), String(full.summary.rendered)]);
+  loopRows.push([
+    ...[String(scale), 'no change', '', '', '', s(again.summary.seconds), '0', '0', '0', s(again.summary.seconds)],
+    ...[pct(again.summary.seconds, fullOwn), pct(again.summary.seconds, fullOwn), load()],
+  ]);
+
+  // The loop: a minute into the matchday, then a day on (each a routine sync and an incremental build).
+  const noon = demoReferenceInstant(values.today!).getTime();
+  // In one process with one store reader and one older release kept, as `fds live` runs them. The
+  // first build after a full one makes its release anew; from the second on the loop recycles.
+  const reader = StoreReader.open(db);
+  for (const [step, at] of [
+    ['+1 minute', noon + MINUTE],
+    ['+2 minutes', noon + 2 * MINUTE],
+    ['+3 minutes', noon + 3 * MINUTE],
+    ['+1 day', noon + 3 * MINUTE + DAY],
+  ] as const) {
+    process.stderr.write(`scale ${scale}: routine sync and build, ${step}…\n`);
+    const sync = await syncDemoRoutine(db, new Date(at), scale);
+    const built = await build({ store: reader, out, keepReleases: 2 });
+    const total = sync.seconds + built.seconds;
+    loopRows.push([
+      ...[String(scale), step, s(sync.seconds), String(sync.units)],
+      ...[String(sync.written), s(built.seconds)],
+      ...[String(built.rendered), String(built.added + built.changed), String(built.deleted), s(total)],
+      ...[pct(built.seconds, fullOwn), pct(total, fullOwn), load()],
+    ]);
+  }
+  reader.close();
   // V8 grows its heap lazily, so uncapped RSS overstates what a build needs; a full build under a
   // small fixed heap cap shows the live memory does not grow with the store.
   const capped = buildInChild(db, path.join(dir, 'dist-capped'), true, HEAP_CAP_MIB);
@@ -160,15 +176,23 @@ for (const scale of values.scales!.split(',').map(Number)) {
     s(cp),
     s(full.seconds / cp),
     s(again.seconds),
-    s(next.seconds),
-    `${next.summary.added + next.summary.changed} (${changedMatches} matches)`,
-    [full, again, next].map((m) => m.rssMiB.toFixed(0)).join('/'),
+    [full, again].map((m) => m.rssMiB.toFixed(0)).join('/'),
     capped.rssMiB.toFixed(0),
   ]);
 }
 
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
-console.log('\nbuild (demo provider; times include process start; peak RSS of the full / no-change / matchday builds)');
-console.log(line(header));
-for (const r of rows) console.log(line(r));
+function table(title: string, head: string[], body: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => head.map((_, i) => (cells[i] ?? '').padStart(widths[i]!)).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(head));
+  for (const r of body) console.log(line(r));
+}
+
+table('build (demo provider; times include process start; peak RSS of the full / no-change builds)', header, rows);
+table(
+  `publishing loop (fds live): routine sync + incremental build in one process; build times are the build's own; ` +
+    `${os.availableParallelism()} cores, load average ${loadBefore} at the start`,
+  loopHeader,
+  loopRows,
+);

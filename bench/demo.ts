@@ -10,6 +10,8 @@ import { currentRelease } from '../src/publish/release.js';
 import { openStore } from '../src/store/db.js';
 import { runSync } from '../src/sync/run-sync.js';
 import { createDemoProvider, demoReferenceInstant } from '../src/sync/providers/demo/index.js';
+import { storeRoutine } from '../src/sync/providers/demo/routine.js';
+import { addDays, ymd } from '../src/util/time.js';
 import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
 
 /** The demo's reference day in every benchmark. */
@@ -30,6 +32,27 @@ export async function syncDemo(
       clock: () => instant,
     });
     return { seconds: (performance.now() - started) / 1000, written: report.written };
+  } finally {
+    store.close();
+  }
+}
+
+/** A routine sync at `now`, as each cycle of `fds live` makes one: the clock's day ± 1 and what moved on. */
+export async function syncDemoRoutine(
+  db: string,
+  now: Date,
+  scale: number,
+): Promise<{ seconds: number; written: number; units: number }> {
+  const started = performance.now();
+  const store = openStore(db);
+  try {
+    const clock = () => now;
+    const window = { from: ymd(addDays(now, -1)), to: ymd(addDays(now, 1)) };
+    const provider = createDemoProvider({ seed: 1, now, scale, routine: storeRoutine(() => store, clock, window) });
+    const report = await runSync(store, provider, { leagues: LEAGUE_SLUGS, concurrency: 8, clock });
+    if (report.failures.length) throw new Error(`routine sync: ${report.failures.length} units failed`);
+    const units = report.units.ok + report.units.unavailable;
+    return { seconds: (performance.now() - started) / 1000, written: report.written, units };
   } finally {
     store.close();
   }
