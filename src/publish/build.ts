@@ -31,7 +31,9 @@ import {
   publish,
   pruneReleases,
   releaseLayout,
+  tempReleasePath,
 } from './release.js';
+import { Recycler, writeLineage } from './recycle.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, checkBudget, checkFallback, isFunction } from './rules.js';
 import type { Router, RuleStats } from './rules.js';
 import { assetReleasePaths, assetsVersion } from '../frontdoor/assets.js';
@@ -138,20 +140,38 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
           seconds: (performance.now() - started) / 1000,
         };
       }
-      temp = createTempRelease(layout);
-      const written = await writeRelease(store, temp, previous, scope, info, fallback, budget, router, opts, fs);
-      const aux = written.edge ? EDGE_AUX_FILES : AUX_FILES;
+      const keep = opts.keepReleases ?? 2;
+      // An incremental build brings the release pruning would delete up to date instead (recycle.ts).
+      const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;
+      const recycler =
+        previous && !opts.full ? Recycler.take(layout, previous, keep, tempReleasePath(layout), aux) : null;
+      temp = recycler?.dir ?? createTempRelease(layout);
+      const written = await writeRelease(
+        store,
+        temp,
+        previous,
+        scope,
+        info,
+        fallback,
+        budget,
+        router,
+        opts,
+        fs,
+        recycler,
+      );
       const auxSame = aux.map((f) => written.placer.keepIfSame(f)).every(Boolean);
       const { counts } = written;
       const nothingChanged =
         !!previous && !opts.full && counts.added + counts.changed + written.deleted === 0 && auxSame;
       let release: string;
       if (nothingChanged) {
-        fs.rmSync(temp, { recursive: true, force: true });
+        if (recycler) recycler.giveBack();
+        else fs.rmSync(temp, { recursive: true, force: true });
         release = previous;
       } else {
         release = publish(layout, temp);
-        pruneReleases(layout, opts.keepReleases ?? 2);
+        writeLineage(release, opts.full ? null : previous, written.rewritten, fs);
+        pruneReleases(layout, keep);
       }
       temp = null;
       return {
@@ -180,6 +200,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     if (temp) {
       fs.rmSync(temp, { recursive: true, force: true });
       fs.rmSync(`${temp}-rules`, { recursive: true, force: true });
+      fs.rmSync(`${temp}-manifest`, { force: true });
     }
     unlock();
   }

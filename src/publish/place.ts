@@ -2,17 +2,26 @@
  * Putting one rendered file into the new release. A file whose bytes equal the previous release's
  * is hard-linked from it, so it keeps its inode and mtime (nothing is rewritten); anything else is
  * written new. Files are created exclusively: two requests mapping to one file fail the build.
+ *
+ * In a recycled release (recycle.ts) files already stand at their paths: a file is left alone when
+ * it already is what the new build wants, and replaced by rename(2) otherwise — never written into,
+ * since its inode may be another release's too. Collisions are caught by full builds there.
  */
 import nodeFs from 'node:fs';
 import type { OutputFs } from '../util/lines.js';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import type { PreviousFile } from './previous.js';
+import type { RecycledFile } from './recycle.js';
 
 export type Placed = 'added' | 'changed' | 'unchanged';
 
 export class FilePlacer {
   /** Directories known to exist; enumeration visits them in runs, so a few recent ones suffice. */
   private readonly dirs = new Map<string, Promise<void>>();
+  private temps = 0;
+  /** Files this placer carried over by copying, where a hard link failed: new inodes. */
+  readonly copied: string[] = [];
 
   constructor(
     private readonly release: string,
@@ -20,7 +29,26 @@ export class FilePlacer {
     private readonly previous: string | null,
     private readonly reuse: boolean,
     private readonly fs: OutputFs = nodeFs,
+    /** The release is a recycled one: its files stand where they are until replaced. */
+    private readonly recycled = false,
   ) {}
+
+  /** A name beside `target` for what replaces it, unique to this thread. */
+  private tempFor(target: string): string {
+    return `${target}.~${process.pid}-${threadId}-${this.temps++}`;
+  }
+
+  /** Put `fill`'s result in place of whatever stands at `target`, by rename. */
+  private async replace(target: string, fill: (temp: string) => Promise<void>): Promise<void> {
+    const temp = this.tempFor(target);
+    try {
+      await fill(temp);
+      await this.fs.promises.rename(temp, target);
+    } catch (err) {
+      await this.fs.promises.rm(temp, { force: true });
+      throw err;
+    }
+  }
 
   private ensureDir(dir: string): Promise<void> {
     // The plan visits directories in runs: remembering the recent ones avoids almost every mkdir, and
@@ -44,13 +72,15 @@ export class FilePlacer {
     body: Buffer,
     etag: string,
     known: Pick<PreviousFile, 'etag' | 'bytes'> | null,
+    recycled: RecycledFile | null = null,
   ): Promise<Placed> {
     const target = path.join(this.release, file);
-    await this.ensureDir(path.dirname(target));
+    // A file the recycled release has stands in a directory that exists.
+    if (!recycled) await this.ensureDir(path.dirname(target));
     let existed = false;
     if (this.previous && known) {
       existed = true;
-      if (this.reuse && known.etag === etag && known.bytes === body.length && (await this.link(file, target)))
+      if (this.reuse && known.etag === etag && known.bytes === body.length && (await this.link(file, target, recycled)))
         return 'unchanged';
     } else if (this.previous) {
       const old = path.join(this.previous, file);
@@ -61,21 +91,39 @@ export class FilePlacer {
         st?.isFile() &&
         st.size === body.length &&
         (await this.fs.promises.readFile(old)).equals(body) &&
-        (await this.link(file, target))
+        (await this.link(file, target, recycled))
       ) {
         return 'unchanged';
       }
     }
-    try {
-      await this.fs.promises.writeFile(target, body, { flag: 'wx' });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
-      throw err;
+    if (this.recycled) {
+      // The recycled file may already hold these bytes (a file that changed back): then it stays.
+      if (!(recycled && recycled.etag === etag && recycled.bytes === body.length)) {
+        await this.ensureDir(path.dirname(target));
+        await this.replace(target, (temp) => this.fs.promises.writeFile(temp, body, { flag: 'wx' }));
+      }
+    } else {
+      try {
+        await this.fs.promises.writeFile(target, body, { flag: 'wx' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
+        throw err;
+      }
     }
     return existed ? 'changed' : 'added';
   }
 
-  private async link(file: string, target: string): Promise<boolean> {
+  private async link(file: string, target: string, recycled: RecycledFile | null = null): Promise<boolean> {
+    if (this.recycled) {
+      if (recycled?.same) return true;
+      await this.ensureDir(path.dirname(target));
+      try {
+        await this.replace(target, (temp) => this.fs.promises.link(path.join(this.previous!, file), temp));
+        return true;
+      } catch {
+        return false;
+      }
+    }
     try {
       await this.fs.promises.link(path.join(this.previous!, file), target);
       return true;
@@ -91,14 +139,16 @@ export class FilePlacer {
    * Carry a file the build did not need to render over from the previous release: a hard link, or
    * a copy where links fail. False when the previous release does not have it (render it then).
    */
-  async keep(file: string): Promise<boolean> {
+  async keep(file: string, recycled: RecycledFile | null = null): Promise<boolean> {
     if (!this.previous) return false;
     const target = path.join(this.release, file);
     const old = path.join(this.previous, file);
-    await this.ensureDir(path.dirname(target));
-    if (await this.link(file, target)) return true;
+    if (!recycled) await this.ensureDir(path.dirname(target));
+    if (await this.link(file, target, recycled)) return true;
     try {
-      await this.fs.promises.copyFile(old, target, nodeFs.constants.COPYFILE_EXCL);
+      if (this.recycled) await this.replace(target, (temp) => this.fs.promises.copyFile(old, temp));
+      else await this.fs.promises.copyFile(old, target, nodeFs.constants.COPYFILE_EXCL);
+      this.copied.push(file);
       return true;
     } catch {
       return false;

@@ -19,6 +19,8 @@ export class PreviousManifest {
   constructor(
     file: string | null,
     private readonly window = 4096,
+    /** Told of every entry passed by without being found (and, on `drain`, of all the rest). */
+    private readonly onUnclaimed?: (file: string) => void,
   ) {
     this.lines = file && fs.existsSync(file) ? linesSync(file) : null;
     if (!this.lines) this.done = true;
@@ -42,9 +44,24 @@ export class PreviousManifest {
       if (entry.file === file) return entry;
       this.pending.set(entry.file, entry);
       // Oldest first out: what the build passed by long ago has vanished or moved far.
-      if (this.pending.size > this.window) this.pending.delete(this.pending.keys().next().value!);
+      if (this.pending.size > this.window) {
+        const oldest = this.pending.keys().next().value!;
+        this.pending.delete(oldest);
+        this.onUnclaimed?.(oldest);
+      }
     }
     return null;
+  }
+
+  /** Read to the end: every entry not found so far is unclaimed. */
+  drain(): void {
+    while (!this.done) {
+      const next = this.lines!.next();
+      if (next.done) this.done = true;
+      else if (next.value) this.onUnclaimed?.((JSON.parse(next.value) as ManifestEntry).file);
+    }
+    for (const file of this.pending.keys()) this.onUnclaimed?.(file);
+    this.pending.clear();
   }
 
   close(): void {

@@ -102,21 +102,36 @@ export function cleanStale(layout: ReleaseLayout): number {
   return removed;
 }
 
+/** A name for a temporary release: what a killed build leaves under it, cleanStale removes. */
+export function tempReleasePath(layout: ReleaseLayout): string {
+  return path.join(layout.root, `${TMP_PREFIX}${process.pid}-${Date.now().toString(36)}`);
+}
+
 export function createTempRelease(layout: ReleaseLayout): string {
-  const { fs } = layout;
-  const dir = path.join(layout.root, `${TMP_PREFIX}${process.pid}-${Date.now().toString(36)}`);
-  fs.mkdirSync(dir, { recursive: true });
+  const dir = tempReleasePath(layout);
+  layout.fs.mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+const RELEASE_NAME = /^r-(\d+)$/;
+
+/** Beside each release: how it was made (recycle.ts). It goes when the release goes. */
+export function lineageFile(release: string): string {
+  return `${release}.written`;
+}
+
+/** The releases under the root, oldest first (names sort in publish order). */
+export function releaseNames(layout: ReleaseLayout): string[] {
+  return layout.fs
+    .readdirSync(layout.root)
+    .filter((n) => RELEASE_NAME.test(n))
+    .sort();
 }
 
 /** Release names sort in publish order: a zero-padded sequence after the newest existing one. */
 function nextReleaseName(layout: ReleaseLayout): string {
-  const { fs } = layout;
-  let max = 0;
-  for (const name of fs.readdirSync(layout.root)) {
-    const m = /^r-(\d+)$/.exec(name);
-    if (m) max = Math.max(max, Number(m[1]));
-  }
+  const last = releaseNames(layout).at(-1);
+  const max = last ? Number(RELEASE_NAME.exec(last)![1]) : 0;
   return `${RELEASE_PREFIX}${String(max + 1).padStart(6, '0')}`;
 }
 
@@ -165,12 +180,13 @@ export function pruneReleases(layout: ReleaseLayout, keep = 2): string[] {
   const { fs } = layout;
   const current = currentRelease(layout.out);
   const currentName = current ? path.basename(current) : null;
-  const releases = fs
-    .readdirSync(layout.root)
-    .filter((n) => n.startsWith(RELEASE_PREFIX) && n !== currentName)
-    .sort()
+  const releases = releaseNames(layout)
+    .filter((n) => n !== currentName)
     .map((n) => path.join(layout.root, n));
   const drop = releases.slice(0, Math.max(0, releases.length - keep));
-  for (const dir of drop) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of drop) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(lineageFile(dir), { force: true });
+  }
   return drop;
 }

@@ -7,6 +7,7 @@ import { ROUTES_BY_NAME } from '../api/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { FilePlacer, Placed } from './place.js';
+import type { RecycledFile } from './recycle.js';
 
 /** Plain data, so it crosses to a worker as is. */
 export interface RenderJob {
@@ -19,6 +20,8 @@ export interface RenderJob {
   key: string;
   /** What the published release's manifest says of this file, if anything. */
   before: { etag: string; bytes: number } | null;
+  /** What a recycled release (recycle.ts) holds at the file's path, if anything. */
+  recycled: RecycledFile | null;
 }
 
 export type JobResult =
@@ -45,7 +48,7 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
     return { ok: false, error: `${url}: rendered ${res.status} ${res.body.toString('utf8').slice(0, 200)}` };
   }
   try {
-    const placed = await placer.place(job.file, res.body, etag, job.before);
+    const placed = await placer.place(job.file, res.body, etag, job.before, job.recycled);
     return { ok: true, status: res.status, etag, cacheControl, contentType, bytes: res.body.length, placed };
   } catch (err) {
     return { ok: false, error: `${job.file}: ${err instanceof Error ? err.message : String(err)}` };

@@ -14,6 +14,8 @@ export interface WorkerSetup {
   release: string;
   previous: string | null;
   reuse: boolean;
+  /** The release is a recycled one (recycle.ts). */
+  recycled: boolean;
   /** The build's clock, an instant (responses render with the store's snapshot time). */
   clock: string;
 }

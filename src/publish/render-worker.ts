@@ -17,7 +17,7 @@ store.db.exec('BEGIN');
 const state = storeState(store);
 const at = new Date(setup.clock);
 const clock = () => at;
-const placer = new FilePlacer(setup.release, setup.previous, setup.reuse);
+const placer = new FilePlacer(setup.release, setup.previous, setup.reuse, undefined, setup.recycled);
 
 parentPort!.postMessage({ ready: state });
 parentPort!.on('message', (msg: { batch: number; jobs: RenderJob[] } | { close: true }) => {

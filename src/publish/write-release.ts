@@ -30,6 +30,7 @@ import { copyAssets } from '../frontdoor/assets.js';
 import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
+import type { Recycler, RecycledFile } from './recycle.js';
 
 const MAX_REPORTED_FAILURES = 20;
 
@@ -60,10 +61,13 @@ export async function writeRelease(
   router: Router,
   opts: BuildOptions,
   fs: OutputFs,
+  recycler: Recycler | null,
 ) {
   const previousFiles = previous ? (await countManifest(path.join(previous, MANIFEST_FILE))).files : 0;
   const reuse = !opts.full;
-  const placer = new FilePlacer(temp, previous, reuse, fs);
+  const placer = new FilePlacer(temp, previous, reuse, fs, !!recycler);
+  /** Files given a new inode rather than the published one's: the new release's lineage (recycle.ts). */
+  const rewritten: string[] = [];
   const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
   const clock = opts.clock ?? snapshotClock(store);
   const rules = new RulePlanner(`${temp}-rules`, budget, fallback, new ReachPolicy(store, clock()), router, fs);
@@ -90,10 +94,10 @@ export async function writeRelease(
     rules.add(file, r);
     edge?.add(file);
   };
-  const pool = await startPool(store, temp, previous, reuse, clock, opts);
+  const pool = await startPool(store, temp, previous, reuse, !!recycler, clock, opts);
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
   type Pending =
-    | { file: PlannedFile; kept: ManifestEntry; linked: Promise<boolean> }
+    | { file: PlannedFile; kept: ManifestEntry; linked: Promise<boolean>; rec: RecycledFile | null }
     | { file: PlannedFile; result: Promise<JobResult> };
   const pending: Pending[] = [];
   const settle = async (keep: number) => {
@@ -109,7 +113,8 @@ export async function writeRelease(
         }
         // The published file could not be carried over: render it after all, in its place in the order.
         counts.rendered++;
-        pending[0] = { file: head.file, result: runJob(jobOf(head.file, head.kept), store, clock, placer) };
+        const job = jobOf(head.file, head.kept, head.rec);
+        pending[0] = { file: head.file, result: runJob(job, store, clock, placer) };
       }
       pool?.flush();
       const r = await (pending[0] as { result: Promise<JobResult> }).result;
@@ -120,6 +125,7 @@ export async function writeRelease(
       }
       record(head.file, r);
       counts[r.placed]++;
+      if (r.placed !== 'unchanged') rewritten.push(head.file.file);
       opts.onFile?.(false);
     }
   };
@@ -129,11 +135,12 @@ export async function writeRelease(
     for (const file of buildPlan(store)) {
       if (++planned > previousFiles) opts.onPlanned?.(1);
       const before = known.find(file.file);
+      const rec = recycler?.find(file.file) ?? null;
       if (before && scope.kind === 'changes' && !affected(readsOf(file), scope.topics)) {
-        pending.push({ file, kept: before, linked: placer.keep(file.file) });
+        pending.push({ file, kept: before, linked: placer.keep(file.file, rec), rec });
       } else {
         counts.rendered++;
-        const job = jobOf(file, before);
+        const job = jobOf(file, before, rec);
         pending.push({ file, result: pool ? pool.run(job) : runJob(job, store, clock, placer) });
       }
       // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
@@ -145,7 +152,11 @@ export async function writeRelease(
     manifest.close();
     rules.close();
     known.close();
+    recycler?.close();
   }
+  // What the recycled release held that this build does not have (the rest is the build's now).
+  if (!counts.failed) recycler?.finish();
+  rewritten.push(...placer.copied);
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
   const ruleStats = rules.finish(temp);
@@ -158,7 +169,7 @@ export async function writeRelease(
   }
   fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
   const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
-  return { counts, deleted, failures, rules: ruleStats, placer, workers: pool?.size ?? 0, edge: edgeStats };
+  return { counts, deleted, failures, rules: ruleStats, placer, workers: pool?.size ?? 0, edge: edgeStats, rewritten };
 }
 
 /** Results awaited at once from the render workers: enough to keep them busy, few enough to bound memory. */
@@ -166,7 +177,7 @@ const IN_FLIGHT = 512;
 /** Writes in flight when the build renders in its own thread. */
 const IN_PROCESS = 32;
 
-function jobOf(file: PlannedFile, before: ManifestEntry | null): RenderJob {
+function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledFile | null): RenderJob {
   const { path: urlPath, query } = file.request;
   return {
     file: file.file,
@@ -177,6 +188,7 @@ function jobOf(file: PlannedFile, before: ManifestEntry | null): RenderJob {
     query: file.resolved.query,
     key: file.resolved.key!,
     before: before && { etag: before.etag, bytes: before.bytes },
+    recycled,
   };
 }
 
@@ -189,12 +201,13 @@ async function startPool(
   release: string,
   previous: string | null,
   reuse: boolean,
+  recycled: boolean,
   clock: Clock,
   opts: BuildOptions,
 ): Promise<RenderPool | null> {
   const workers = opts.workers ?? os.availableParallelism();
   if (workers < 1 || opts.fs) return null;
-  const setup = { db: store.db.name, release, previous, reuse, clock: clock().toISOString() };
+  const setup = { db: store.db.name, release, previous, reuse, recycled, clock: clock().toISOString() };
   return RenderPool.start(workers, setup, storeState(store));
 }
 

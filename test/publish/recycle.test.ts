@@ -1,0 +1,188 @@
+/**
+ * Recycled releases (publish/recycle.ts): an incremental build brings the release pruning would
+ * delete up to date instead of linking every file into a new directory. Whatever it starts from,
+ * what it publishes is byte for byte a full build of the same store, a file whose bytes did not
+ * change is the published file itself (same inode and mtime), and one that did is a new file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/db.js';
+import { BuildError } from '../../src/publish/build.js';
+import { currentRelease, releaseLayout } from '../../src/publish/release.js';
+import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
+import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
+import { runSync } from '../../src/sync/run-sync.js';
+import { addDays, ymd } from '../../src/util/time.js';
+import { editStore, tempDir } from '../helpers/store.js';
+import { matchdayNoon } from '../demo/helpers.js';
+import { buildInto, treeState } from './helpers.js';
+import type { FileState } from './helpers.js';
+
+const SCALE = 0.5;
+const LEAGUES = ['eng.1'];
+const MINUTE = 60_000;
+const AUX = new Set(['manifest.ndjson', '_headers', '_redirects', 'build.json']);
+
+/** A routine demo sync at `now`, as a cycle of `fds live` makes one. */
+async function syncAt(file: string, now: Date, routine = true): Promise<void> {
+  const db = openStore(file);
+  try {
+    const clock = () => now;
+    const window = { from: ymd(addDays(now, -1)), to: ymd(addDays(now, 1)) };
+    const provider = createDemoProvider({
+      seed: 1,
+      now,
+      scale: SCALE,
+      routine: routine ? storeRoutine(() => db, clock, window) : undefined,
+    });
+    const report = await runSync(db, provider, { leagues: LEAGUES, concurrency: 4, clock });
+    expect(report.failures).toEqual([]);
+  } finally {
+    db.close();
+  }
+}
+
+const shas = (tree: Map<string, FileState>) => new Map([...tree].map(([file, s]) => [file, s.sha]));
+
+/** What the published tree must be: a full build of the same store, made elsewhere. */
+async function expectSameAsFullBuild(db: string, out: string): Promise<void> {
+  const { out: fresh } = await buildInto(db, undefined, { full: true });
+  expect(shas(treeState(out))).toEqual(shas(treeState(fresh)));
+}
+
+/** Unchanged bytes: the very same file. Changed bytes: a new one. Returns the files that changed. */
+function expectUntouchedIffEqual(before: Map<string, FileState>, after: Map<string, FileState>): string[] {
+  const changed: string[] = [];
+  for (const [file, a] of after) {
+    const b = before.get(file);
+    if (!b || AUX.has(file)) continue;
+    if (a.sha === b.sha) expect({ ino: a.ino, mtimeMs: a.mtimeMs }, file).toEqual({ ino: b.ino, mtimeMs: b.mtimeMs });
+    else {
+      expect(a.ino, file).not.toBe(b.ino);
+      changed.push(file);
+    }
+  }
+  return changed;
+}
+
+const inode = (dir: string) => fs.statSync(dir).ino;
+
+function releasesOf(out: string): string[] {
+  return fs
+    .readdirSync(releaseLayout(out).root)
+    .filter((n) => /^r-\d+$/.test(n))
+    .sort();
+}
+
+describe('recycled releases', { timeout: 240_000 }, () => {
+  let noon: Date;
+  beforeAll(() => {
+    noon = matchdayNoon(LEAGUES, undefined, 1, SCALE);
+  });
+
+  it('publish a live matchday minute by minute as full builds would, touching only what changed', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    let recycled = 0;
+    for (let minute = 1; minute <= 5; minute++) {
+      await syncAt(db, new Date(noon.getTime() + minute * MINUTE));
+      const before = treeState(out);
+      const releases = releasesOf(out);
+      const oldest = releases.length >= 3 ? inode(path.join(releaseLayout(out).root, releases[0]!)) : null;
+      const { summary } = await buildInto(db, out);
+      expect(summary.published, `minute ${minute}`).toBe(true);
+      const after = treeState(out);
+      const changed = expectUntouchedIffEqual(before, after);
+      expect(changed.length).toBe(summary.changed);
+      expect(changed.length).toBeLessThan(after.size / 10);
+      await expectSameAsFullBuild(db, out);
+      // The published release, two kept beside it, nothing temporary left over.
+      const now = releasesOf(out);
+      expect(now.length).toBe(Math.min(3, releases.length + 1));
+      expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+      if (oldest !== null) {
+        // The oldest release became the new one: same directory, renamed, not deleted and made anew.
+        expect(inode(currentRelease(out)!)).toBe(oldest);
+        recycled++;
+      }
+    }
+    expect(recycled).toBe(3);
+  });
+
+  it('do not take a file that changed back for the published one', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    const conn = new Database(db, { readonly: true });
+    // Two finished matches on different days: a day's scoreboard lists only its own matches.
+    const finished = "SELECT id, scoreboard_date AS day FROM matches WHERE state = 'post' ORDER BY kickoff";
+    const a = conn.prepare(`${finished}, id LIMIT 1`).get() as { id: string; day: string };
+    const b = conn.prepare(`${finished} DESC, id LIMIT 1`).get() as { id: string; day: string };
+    conn.close();
+    expect(a.day).not.toBe(b.day);
+    const board = `_s/get/soccer/eng.1/scoreboard/dates-${a.day}.json`;
+    const boards: string[] = [];
+    const rename = (m: { id: string; day: string }, name: string) =>
+      editStore(
+        db,
+        (w) =>
+          w
+            .prepare("UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ? WHERE id = ?")
+            .run(name, name, m.id),
+        [
+          ['match', 'eng.1', m.id],
+          ['day', 'eng.1', m.day],
+        ],
+      );
+    // A's scoreboard goes X → Y → X while later builds recycle the releases that hold the older copies.
+    for (const [match, name] of [
+      [a, 'Name X'],
+      [a, 'Name Y'],
+      [a, 'Name X'],
+      [b, 'Other name'],
+      [b, 'Another name'],
+    ] as const) {
+      rename(match, name);
+      const before = treeState(out);
+      await buildInto(db, out);
+      const after = treeState(out);
+      expectUntouchedIffEqual(before, after);
+      await expectSameAsFullBuild(db, out);
+      boards.push(after.get(board)!.sha);
+    }
+    // X, Y, X, and X kept twice: the releases recycled at the end hold copies of X that are not the published one.
+    expect(new Set(boards).size).toBe(2);
+    expect(boards[0]).toBe(boards[2]);
+    expect(boards.slice(2)).toEqual([boards[2], boards[2], boards[2]]);
+  });
+
+  it('leave the published release as it was when a recycled build fails', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    for (let minute = 1; minute <= 2; minute++) {
+      await syncAt(db, new Date(noon.getTime() + minute * MINUTE));
+      await buildInto(db, out);
+    }
+    const release = currentRelease(out);
+    const before = treeState(out);
+    const conn = new Database(db, { readonly: true });
+    const { id, day } = conn.prepare('SELECT id, scoreboard_date AS day FROM matches LIMIT 1').get() as {
+      id: string;
+      day: string;
+    };
+    conn.close();
+    editStore(db, (w) => w.prepare("UPDATE matches SET record_json = '{broken' WHERE id = ?").run(id), [
+      ['match', 'eng.1', id],
+      ['day', 'eng.1', day],
+    ]);
+    const err = await buildInto(db, out).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BuildError);
+    expect(currentRelease(out)).toBe(release);
+    expect(treeState(out)).toEqual(before);
+    expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+  });
+});
