@@ -17,10 +17,10 @@ import { runCycle, cycleLine } from '../../live/cycle.js';
 import type { CycleDeps, CycleReport } from '../../live/cycle.js';
 import { runLoop } from '../../live/loop.js';
 import { liveClock, watchLeague } from '../../live/demo-clock.js';
-import { parseInstant, systemClock } from '../../util/time.js';
+import { systemClock } from '../../util/time.js';
 import type { Clock } from '../../util/time.js';
 import { Progress } from '../progress.js';
-import { UsageError, parseCount } from '../errors.js';
+import { UsageError, parseCount, parseInstantOption } from '../errors.js';
 import { makeProvider, parseLeagues, providerOption, providerOptions } from '../provider-options.js';
 import type { ProviderFlags } from '../provider-options.js';
 import { summaryLine } from './build.js';
@@ -51,14 +51,7 @@ function parseEvery(value: string): number {
   return n;
 }
 
-function parseStart(value: string): Date {
-  const instant = parseInstant(value);
-  if (!instant)
-    throw new UsageError(
-      `--start must be an ISO-8601 instant with a zone, such as 2026-03-21T15:30:00Z, got ${JSON.stringify(value)}`,
-    );
-  return instant;
-}
+const parseStart = parseInstantOption('--start');
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -4,10 +4,10 @@ import type { DB } from '../../store/db.js';
 import { failureReasons, runSync } from '../../sync/run-sync.js';
 import type { SyncReport } from '../../sync/run-sync.js';
 import { HTTP_DEFAULTS } from '../../sync/http/fetch-json.js';
-import { parseInstant, systemClock } from '../../util/time.js';
+import { systemClock } from '../../util/time.js';
 import type { Clock } from '../../util/time.js';
 import { Progress } from '../progress.js';
-import { UsageError } from '../errors.js';
+import { UsageError, parseInstantOption } from '../errors.js';
 import {
   DEFAULT_WINDOW_AHEAD,
   DEFAULT_WINDOW_BACK,
@@ -30,14 +30,7 @@ interface SyncFlags extends ProviderFlags {
   full?: boolean;
 }
 
-function parseNow(value: string): Date {
-  const instant = parseInstant(value);
-  if (!instant)
-    throw new UsageError(
-      `--now must be an ISO-8601 instant with a zone, such as 2026-03-21T15:30:00Z, got ${JSON.stringify(value)}`,
-    );
-  return instant;
-}
+const parseNow = parseInstantOption('--now');
 
 /**
  * The demo's clock stands still for the whole run (`--now`, `--today` at noon UTC, or the time the
