@@ -117,7 +117,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     const store = opts.store;
     // One read transaction for the whole build: every file comes from one state of the store even
     // if a sync commits meanwhile (and the render core joins this transaction).
-    store.db.exec('BEGIN');
+    store.begin();
     try {
       const settings = { fallback, ruleBudget: budget, router, assets: assetsVersion() };
       const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };

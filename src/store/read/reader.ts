@@ -73,6 +73,17 @@ export class StoreReader {
     }
   }
 
+  /**
+   * Open a read transaction that the caller ends (a build reads the whole store in one): its
+   * snapshot is taken now, and the memos are judged against it — a reader kept open across syncs
+   * (`fds live`) must not carry aggregates over from an earlier state.
+   */
+  begin(): void {
+    this.db.exec('BEGIN');
+    this.ping.get();
+    this.refresh();
+  }
+
   /** Throws unless the store answers a query now. */
   check(): void {
     this.ping.get();
