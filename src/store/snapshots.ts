@@ -14,9 +14,26 @@ export interface Snapshot {
   at: string;
 }
 
+/** What a change log row names (migrations.ts, table `changes`, says what each key is). */
+export type ChangeKind =
+  | 'match'
+  | 'day'
+  | 'summary'
+  | 'plays'
+  | 'club'
+  | 'roster'
+  | 'catalogue'
+  | 'league'
+  | 'standings';
+
+/** The kinds that mean one match changed (its record, summary or plays), and one club. */
+export const MATCH_CHANGES: ReadonlySet<ChangeKind> = new Set(['match', 'summary', 'plays']);
+export const CLUB_CHANGES: ReadonlySet<ChangeKind> = new Set(['club', 'roster']);
+
 export interface ChangeRow {
   snapshot: number;
-  kind: string;
+  /** A kind this code version does not know is possible in a store a newer one wrote. */
+  kind: ChangeKind | (string & {});
   league: string;
   key: string;
 }

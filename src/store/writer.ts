@@ -20,20 +20,9 @@ import type {
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
 import { packJson, unpackJson } from './blob.js';
+import type { ChangeKind } from './snapshots.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
-
-/** What a change log row names (migrations.ts, table `changes`). */
-export type ChangeKind =
-  | 'match'
-  | 'day'
-  | 'summary'
-  | 'plays'
-  | 'club'
-  | 'roster'
-  | 'catalogue'
-  | 'league'
-  | 'standings';
 
 export class StoreWriter {
   private readonly s;

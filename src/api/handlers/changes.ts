@@ -1,6 +1,7 @@
 /** /changes: the change feed (CONTRACT §4.10) — what each recent snapshot of the store changed. */
 import type { StoreReader } from '../../store/read/reader.js';
-import type { ChangeRow } from '../../store/snapshots.js';
+import type { ChangeKind, ChangeRow } from '../../store/snapshots.js';
+import { CLUB_CHANGES, MATCH_CHANGES } from '../../store/snapshots.js';
 import type { HandlerResult } from '../route.js';
 import { compareText } from '../serialize/league.js';
 
@@ -8,9 +9,6 @@ import { compareText } from '../serialize/league.js';
 export const DEFAULT_FEED_LENGTH = 20;
 /** More than the log keeps, so `since` always lists every kept snapshot after it. */
 const MAX_FEED_LENGTH = 1000;
-
-const MATCH_KINDS = new Set(['match', 'summary', 'plays']);
-const CLUB_KINDS = new Set(['club', 'roster']);
 
 const byLeagueThenId = (a: { league: string; id: string }, b: { league: string; id: string }) =>
   compareText(a.league, b.league) || compareText(a.id, b.id);
@@ -23,7 +21,7 @@ function distinct<T>(items: T[], key: (t: T) => string): T[] {
 
 function describe(store: StoreReader, rows: ChangeRow[]) {
   const matches = distinct(
-    rows.filter((r) => MATCH_KINDS.has(r.kind)),
+    rows.filter((r) => MATCH_CHANGES.has(r.kind as ChangeKind)),
     (r) => `${r.league}\0${r.key}`,
   )
     .map((r) => {
@@ -39,7 +37,7 @@ function describe(store: StoreReader, rows: ChangeRow[]) {
     })
     .sort(byLeagueThenId);
   const clubs = distinct(
-    rows.filter((r) => CLUB_KINDS.has(r.kind)),
+    rows.filter((r) => CLUB_CHANGES.has(r.kind as ChangeKind)),
     (r) => `${r.league}\0${r.key}`,
   )
     .map((r) => ({ league: r.league, id: r.key }))
