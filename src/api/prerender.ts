@@ -8,7 +8,7 @@
 import type { StoreReader } from '../store/read/reader.js';
 import { listedClubIds } from './handlers/clubs.js';
 import { countFixtures } from './handlers/matches.js';
-import { countPlays } from './handlers/summary.js';
+import { leaguePlayCounts } from './handlers/summary.js';
 import type { Field } from './fields.js';
 import type { AnyRoute, PrerenderRequest } from './route.js';
 import type { FixtureStatus } from './vocab.js';
@@ -87,10 +87,11 @@ export function* plays(store: StoreReader, route: AnyRoute): Iterable<PrerenderR
   const { fallback: size, max } = limits(route);
   const flags = valuesOf(route, 'important');
   for (const league of slugs(store)) {
+    const countPlays = leaguePlayCounts(store, league);
     for (const eventId of store.matches.ids(league)) {
       const params = { league, eventId };
       for (const important of flags) {
-        const count = countPlays(store, league, eventId, important === 'true');
+        const count = countPlays(eventId, important === 'true');
         for (let page = 1; page <= pagesToRender(count, size); page++) {
           yield { params, query: { important, page: String(page) } };
         }

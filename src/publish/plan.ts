@@ -104,9 +104,11 @@ function popcount(m: number): number {
 /**
  * Which subsets of a query (as bit masks over its pairs, fewest parameters first, ties by mask)
  * mean the same as the whole. Path parameters are validated on their own, so this depends only on
- * the route and the query — a few hundred distinct ones per build — and is memoized.
+ * the route and the query, and is memoized: a few hundred distinct queries per build, plus one per
+ * match (`/summary?event=ID`, the alias of `/events/ID`) — the bound keeps those of scale 4 and more.
  */
 const sameMeaning = new Map<string, number[]>();
+const SAME_MEANING_KEPT = 1 << 16;
 
 function sameMeaningMasks(route: AnyRoute, query: ReadonlyArray<readonly [string, string]>): number[] {
   const memoKey = JSON.stringify([route.name, query]);
@@ -123,7 +125,7 @@ function sameMeaningMasks(route: AnyRoute, query: ReadonlyArray<readonly [string
   masks = Array.from({ length: 1 << query.length }, (_, m) => m)
     .sort((a, b) => popcount(a) - popcount(b) || a - b)
     .filter((m) => whole !== null && meaning(query.filter((_, i) => m & (1 << i))) === whole);
-  if (sameMeaning.size >= 4096) sameMeaning.clear();
+  if (sameMeaning.size >= SAME_MEANING_KEPT) sameMeaning.clear();
   sameMeaning.set(memoKey, masks);
   return masks;
 }

@@ -129,6 +129,15 @@ export function countPlays(store: StoreReader, league: string, eventId: string, 
   return store.plays.count(league, eventId, important);
 }
 
+/** `countPlays` of every match of a league at once (for the build, which asks it of every match). */
+export function leaguePlayCounts(store: StoreReader, league: string): (eventId: string, important: boolean) => number {
+  const counts = store.plays.leagueCounts(league);
+  return (eventId, important) => {
+    const c = counts.get(eventId);
+    return c ? (important ? c.important : c.plays) : 0;
+  };
+}
+
 export function plays(store: StoreReader, league: string, eventId: string, q: PlaysQuery): HandlerResult {
   const { match } = requireMatch(store, league, eventId);
   const count = countPlays(store, league, eventId, q.important);

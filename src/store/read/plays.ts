@@ -39,6 +39,10 @@ export class PlayQueries {
       counts: db.prepare(`SELECT p.count AS plays, p.flags, s.key_event_ids AS keyEvents FROM play_streams p
         LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
         WHERE p.league_slug = ? AND p.match_id = ?`),
+      leagueCounts: db.prepare(`SELECT p.match_id AS id, p.count AS plays, p.flags, s.key_event_ids AS keyEvents
+        FROM play_streams p
+        LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
+        WHERE p.league_slug = ?`),
     };
   }
 
@@ -62,6 +66,17 @@ export class PlayQueries {
       | undefined;
     if (!row) return 0;
     return important ? importantPlays(row.flags, row.keyEvents).length : row.plays;
+  }
+
+  /** `count` for every match of a league with a stream, in one query (a build counts them all). */
+  leagueCounts(league: string): Map<string, { plays: number; important: number }> {
+    const rows = this.s.leagueCounts.all(league) as Array<{
+      id: string;
+      plays: number;
+      flags: string;
+      keyEvents: string | null;
+    }>;
+    return new Map(rows.map((r) => [r.id, { plays: r.plays, important: importantPlays(r.flags, r.keyEvents).length }]));
   }
 
   /** The page's play records as their stored JSON texts, in match order. */
