@@ -1,29 +1,39 @@
 /**
- * JSON text passed through as it is. A response body may hold RawJson values (stored summary
- * sections, play records): serializing the body splices their text in where JSON.stringify would
- * have written the parsed value — the same bytes, without parsing and re-serializing them.
+ * JSON passed through as it is. A response body may hold RawJson values (stored summary sections,
+ * play records, list events): serializing the body splices their bytes in where JSON.stringify
+ * would have written the parsed value — the same bytes, without parsing and re-serializing them.
  */
 
 /** Marks where each raw value goes; the random part keeps provider text from ever looking like one. */
 const MARK = `\u0000fds-raw-${Math.random().toString(36).slice(2)}-`;
 const QUOTED_MARK = JSON.stringify(MARK).slice(0, -1);
 
-let collecting: string[] | null = null;
+/** Stored JSON: a text, UTF-8 bytes, or pieces of either that together make one JSON value. */
+export type RawPiece = string | Uint8Array;
+
+let collecting: Array<RawPiece | readonly RawPiece[]> | null = null;
 
 export class RawJson {
-  /** `text` must be what JSON.stringify writes for the value it stands for. */
-  constructor(readonly text: string) {}
+  /** `json` must be what JSON.stringify writes for the value it stands for (in pieces, concatenated). */
+  constructor(readonly json: RawPiece | readonly RawPiece[]) {}
+
+  get text(): string {
+    const j = this.json;
+    if (typeof j === 'string') return j;
+    const pieces: readonly RawPiece[] = Array.isArray(j) ? j : [j as Uint8Array];
+    return pieces.map((p) => (typeof p === 'string' ? p : new TextDecoder().decode(p))).join('');
+  }
 
   toJSON(): unknown {
     if (!collecting) return JSON.parse(this.text);
-    collecting.push(this.text);
+    collecting.push(this.json);
     return `${MARK}${collecting.length - 1}`;
   }
 }
 
-/** JSON.stringify(value), with every RawJson in it spliced in as its text. */
-export function stringifyWithRaw(value: unknown): string {
-  const raws: string[] = [];
+/** JSON.stringify(value) as UTF-8 bytes, with every RawJson in it spliced in as its bytes. */
+export function serializeWithRaw(value: unknown): Buffer {
+  const raws: Array<RawPiece | readonly RawPiece[]> = [];
   collecting = raws;
   let out: string;
   try {
@@ -31,15 +41,27 @@ export function stringifyWithRaw(value: unknown): string {
   } finally {
     collecting = null;
   }
-  if (!raws.length) return out;
-  const parts: string[] = [];
+  if (!raws.length) return Buffer.from(out, 'utf8');
+  const parts: Uint8Array[] = [];
+  const push = (p: RawPiece) => {
+    if (typeof p !== 'string') parts.push(p);
+    else if (p.length) parts.push(Buffer.from(p, 'utf8'));
+  };
   let at = 0;
   for (let n = 0; n < raws.length; n++) {
     const mark = `${QUOTED_MARK}${n}"`;
     const i = out.indexOf(mark, at);
-    parts.push(out.slice(at, i), raws[n]!);
+    push(out.slice(at, i));
+    const raw = raws[n]!;
+    if (Array.isArray(raw)) for (const p of raw) push(p);
+    else push(raw as RawPiece);
     at = i + mark.length;
   }
-  parts.push(out.slice(at));
-  return parts.join('');
+  push(out.slice(at));
+  return Buffer.concat(parts);
+}
+
+/** The same as a string (tests, and callers that want text). */
+export function stringifyWithRaw(value: unknown): string {
+  return serializeWithRaw(value).toString('utf8');
 }

@@ -4,7 +4,7 @@
  * and HEAD. `Content-Length` is the transport's: it knows the bytes it sends (after compression).
  */
 import { CORS, JSON_TYPE, etagOf, ifNoneMatch } from './headers.js';
-import { stringifyWithRaw } from './raw-json.js';
+import { serializeWithRaw } from './raw-json.js';
 
 export interface ApiResponse {
   status: number;
@@ -58,7 +58,7 @@ export function jsonResponse(
   extra: Record<string, string>,
   payload: unknown,
 ): ApiResponse {
-  const body = Buffer.from(stringifyWithRaw(payload), 'utf8');
+  const body = serializeWithRaw(payload);
   return finishResponse(req, status, { 'Content-Type': JSON_TYPE, ...extra, ...CORS }, body);
 }
 

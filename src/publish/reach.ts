@@ -10,7 +10,7 @@
  * or, for the `/summary?event=ID` spelling, the `event` query parameter.
  */
 import type { StoreReader } from '../store/read/reader.js';
-import { parseYmd, ymd } from '../util/time.js';
+import { parseYmd } from '../util/time.js';
 import type { RequestForm } from './plan.js';
 
 /** Pre-rendered requests (each in its shortest spelling) and how many of them the CDN reaches from files. */
@@ -60,12 +60,9 @@ export class ReachPolicy {
     const key = `${league}\0${id}`;
     // Plans and manifests list a match's requests together: remembering the last match is enough.
     if (this.memo?.key === key) return this.memo.timing;
-    const row = this.store.matches.byId(league, id);
-    const kickoff = row ? new Date(row.record.date) : null;
-    const timing =
-      row && kickoff && !Number.isNaN(kickoff.getTime())
-        ? { live: row.state === 'in', distance: this.distanceTo(ymd(kickoff)) }
-        : null;
+    // The stored scoreboard day is the kickoff's UTC day (store/writer.ts), so no record is parsed.
+    const row = this.store.matches.dayOf(league, id);
+    const timing = row ? { live: row.state === 'in', distance: this.distanceTo(row.day) } : null;
     this.memo = { key, timing };
     return timing;
   }

@@ -4,6 +4,8 @@
  */
 import type { DB } from './db.js';
 import { packJson } from './blob.js';
+import type { MatchRecord } from './records.js';
+import { eventText } from './shape/event.js';
 
 /** SQL, or a step that needs code (compressing what is stored). */
 export type Migration = string | ((db: DB) => void);
@@ -51,6 +53,30 @@ function compactStore(db: DB): void {
     last = rows.at(-1)!.rowid;
   }
   db.exec('DROP TABLE plays');
+}
+
+/**
+ * 4: each match's event as the API lists it, stored beside its record (shape/event.ts), so that
+ * scoreboards and fixtures splice stored text. Derived with the code's shape: a change to that shape
+ * is a new migration that derives every event again (test/store/event-text.test.ts holds it to that).
+ */
+export function deriveEvents(db: DB): void {
+  const cols = db.prepare("SELECT name FROM pragma_table_info('matches')").pluck().all() as string[];
+  if (!cols.includes('event_json')) {
+    db.exec(`ALTER TABLE matches ADD COLUMN event_json BLOB NOT NULL DEFAULT x''`);
+    db.exec(`ALTER TABLE matches ADD COLUMN event_holes TEXT NOT NULL DEFAULT '[]'`);
+  }
+  const rows = db.prepare('SELECT rowid, record_json FROM matches WHERE rowid > ? ORDER BY rowid LIMIT 512');
+  const set = db.prepare('UPDATE matches SET event_json = ?, event_holes = ? WHERE rowid = ?');
+  for (let last = 0; ; ) {
+    const batch = rows.all(last) as Array<{ rowid: number; record_json: string }>;
+    if (!batch.length) break;
+    for (const r of batch) {
+      const e = eventText(JSON.parse(r.record_json) as MatchRecord);
+      set.run(e.json, e.holes, r.rowid);
+    }
+    last = batch.at(-1)!.rowid;
+  }
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -209,6 +235,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE standings ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
   `,
   compactStore,
+  deriveEvents,
 ];
 
 /** The first version whose store is compact: migrating from below it frees much space (VACUUM). */

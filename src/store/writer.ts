@@ -21,6 +21,7 @@ import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
 import { packJson, unpackJson } from './blob.js';
 import type { ChangeKind } from './snapshots.js';
+import { eventText } from './shape/event.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
@@ -40,15 +41,15 @@ export class StoreWriter {
       matchDay: db.prepare('SELECT scoreboard_date FROM matches WHERE league_slug = ? AND id = ?').pluck(),
       upsertMatch: db.prepare(`
         INSERT INTO matches (league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
-          season_year, record_json, hash, last_synced_at, snapshot)
+          season_year, record_json, event_json, event_holes, hash, last_synced_at, snapshot)
         VALUES (@league, @id, @kickoff, @scoreboardDate, @state, @statusName, @completed, @homeId, @awayId,
-          @seasonYear, @json, @hash, @now, @snapshot)
+          @seasonYear, @json, @eventJson, @eventHoles, @hash, @now, @snapshot)
         ON CONFLICT (league_slug, id) DO UPDATE SET kickoff = excluded.kickoff,
           scoreboard_date = excluded.scoreboard_date,
           state = excluded.state, status_name = excluded.status_name, completed = excluded.completed,
           home_id = excluded.home_id, away_id = excluded.away_id, season_year = excluded.season_year,
-          record_json = excluded.record_json, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
-          snapshot = excluded.snapshot
+          record_json = excluded.record_json, event_json = excluded.event_json, event_holes = excluded.event_holes,
+          hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot
         WHERE matches.hash IS NOT excluded.hash`),
       getSummary: db.prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
       upsertSummary: db.prepare(`
@@ -118,6 +119,7 @@ export class StoreWriter {
     const oldDay = this.s.matchDay.get(league, m.record.id) as string | undefined;
     if (onlyIfAbsent && oldDay !== undefined) return 0;
     const json = JSON.stringify(m.record);
+    const event = eventText(m.record);
     const [home, away] = m.record.competitors;
     let changed = this.s.upsertMatch.run({
       league,
@@ -131,6 +133,8 @@ export class StoreWriter {
       awayId: away?.id ?? null,
       seasonYear: m.record.season?.year ?? null,
       json,
+      eventJson: event.json,
+      eventHoles: event.holes,
       hash: contentHash(json),
       now,
       snapshot: this.snapshot,

@@ -6,6 +6,8 @@ import { openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';
 import { beginSnapshot, endSnapshot } from '../../src/store/snapshots.js';
 import { unpackJson } from '../../src/store/blob.js';
+import type { MatchRecord } from '../../src/store/records.js';
+import { eventText } from '../../src/store/shape/event.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const RECORDED = path.join(ROOT, 'test/fixtures/recorded');
@@ -74,7 +76,9 @@ export function copyRecorded(): string {
 /**
  * Edit a store file as a sync would: the edit and the change-log rows that say what it touched
  * (kind, league, key — see src/store/migrations.ts), committed as one new snapshot, so an
- * incremental build sees exactly this change.
+ * incremental build sees exactly this change. An edit of a match record (SQL on record_json) also
+ * gets the event text the writer would store with it (store/shape/event.ts); a record the edit broke
+ * on purpose keeps its old one.
  */
 export function editStore(file: string, edit: (db: DB) => void, changes: Array<[string, string, string]>): number {
   const db = openStore(file);
@@ -82,6 +86,7 @@ export function editStore(file: string, edit: (db: DB) => void, changes: Array<[
     const id = beginSnapshot(db);
     db.transaction(() => {
       edit(db);
+      rederiveEvents(db);
       const log = db.prepare('INSERT OR IGNORE INTO changes (snapshot, kind, league_slug, key) VALUES (?, ?, ?, ?)');
       for (const [kind, league, key] of changes) log.run(id, kind, league, key);
       endSnapshot(db, id, new Date(Date.UTC(2030, 0, 1) + id * 60_000).toISOString().replace('.000', ''), true);
@@ -89,6 +94,23 @@ export function editStore(file: string, edit: (db: DB) => void, changes: Array<[
     return id;
   } finally {
     db.close();
+  }
+}
+
+function rederiveEvents(db: DB): void {
+  const set = db.prepare('UPDATE matches SET event_json = ?, event_holes = ? WHERE rowid = ?');
+  for (const r of db.prepare('SELECT rowid, record_json FROM matches').all() as Array<{
+    rowid: number;
+    record_json: string;
+  }>) {
+    let record: MatchRecord;
+    try {
+      record = JSON.parse(r.record_json) as MatchRecord;
+    } catch {
+      continue;
+    }
+    const e = eventText(record);
+    set.run(e.json, e.holes, r.rowid);
   }
 }
 

@@ -14,6 +14,7 @@ import type { ManifestEntry } from '../../src/publish/manifest.js';
 import { currentRelease } from '../../src/publish/release.js';
 import { ROOT, tempDir } from '../helpers/store.js';
 import { buildInto, demoStore } from './helpers.js';
+import { eventText } from '../../src/store/shape/event.js';
 
 /** Read-only: each test that changes the store works on its own copy. */
 let db: string;
@@ -139,7 +140,12 @@ describe('fds check', () => {
     const { league, id, day } = w
       .prepare('SELECT league_slug AS league, id, scoreboard_date AS day FROM matches ORDER BY id LIMIT 1')
       .get() as Record<string, string>;
-    w.prepare("UPDATE matches SET record_json = json_set(record_json, '$.name', 'Stale?') WHERE id = ?").run(id);
+    // As a sync would write it: the record and its stored event text.
+    const record = JSON.parse(w.prepare('SELECT record_json FROM matches WHERE id = ?').pluck().get(id) as string);
+    const event = eventText({ ...record, name: 'Stale?' });
+    w.prepare(
+      "UPDATE matches SET record_json = json_set(record_json, '$.name', 'Stale?'), event_json = ?, event_holes = ? WHERE id = ?",
+    ).run(event.json, event.holes, id);
     w.close();
     const report = await check({ dir: out, db: moved, sample: 10 });
     expect(report.fileMismatches).toBeGreaterThan(0);

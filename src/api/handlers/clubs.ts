@@ -3,7 +3,7 @@ import type { StoreReader } from '../../store/read/reader.js';
 import type { CoachRecord, PlayerRecord } from '../../store/records.js';
 import type { HandlerResult } from '../route.js';
 import { ApiError } from '../route.js';
-import { clubBody } from '../serialize/club.js';
+import { clubBody } from '../../store/shape/club.js';
 import { compareText, requireLeague } from '../serialize/league.js';
 
 /** The ids of every club `/clubs` lists (each has a `/clubs/{id}`), sorted. */

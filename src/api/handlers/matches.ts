@@ -1,23 +1,25 @@
 /** /scoreboard and /fixtures: a league's matches by day, or filtered and paged. */
 import type { StoreReader } from '../../store/read/reader.js';
-import type { MatchRow } from '../../store/read/types.js';
+import type { EventRow } from '../../store/read/types.js';
 import type { Clock } from '../../util/time.js';
 import { ymd } from '../../util/time.js';
 import type { HandlerResult } from '../route.js';
-import { eventBody } from '../serialize/event.js';
+import { fillEvent } from '../../store/shape/event.js';
+import { RawJson } from '../raw-json.js';
 import { requireLeague } from '../serialize/league.js';
 import type { FixtureStatus } from '../vocab.js';
 import { STATE_OF, pageCount, pageOffset } from '../vocab.js';
 
-const events = (store: StoreReader, league: string, rows: MatchRow[]) => {
+/** Each event is spliced in as the store holds it, its clubs' catalogSource filled from the league's catalogue. */
+const events = (store: StoreReader, league: string, rows: EventRow[]) => {
   const catalogue = store.catalogue(league);
-  return rows.map((r) => eventBody(r.record, catalogue));
+  return rows.map((r) => new RawJson(fillEvent(r.json, r.holes, catalogue)));
 };
 
 export function scoreboard(store: StoreReader, clock: Clock, league: string, dates: string | null): HandlerResult {
   const { ref } = requireLeague(store, league);
   // The date-less form follows the clock, so it is never pre-rendered.
-  const rows = store.matches.onDate(league, dates ?? ymd(clock()));
+  const rows = store.matches.eventsOnDate(league, dates ?? ymd(clock()));
   return { body: { leagues: [ref], events: events(store, league, rows) }, live: rows.some((r) => r.state === 'in') };
 }
 

@@ -1,8 +1,8 @@
 /** /standings: a league's tables for one season, shaped like the provider's standings payload. */
 import type { StoreReader } from '../../store/read/reader.js';
 import type { HandlerResult } from '../route.js';
-import { embeddedClub } from '../serialize/club.js';
-import { statBody } from '../serialize/event.js';
+import { embeddedClub, sourceIn } from '../../store/shape/club.js';
+import { statBody } from '../../store/shape/event.js';
 import { requireLeague } from '../serialize/league.js';
 
 /** The season asked for; else the league's current season if its table is stored; else the latest stored. */
@@ -30,7 +30,7 @@ export function standings(store: StoreReader, league: string, season: number | n
         standings: {
           season: group.season,
           entries: group.entries.map((e) => ({
-            team: embeddedClub(e.team, catalogue),
+            team: embeddedClub(e.team, sourceIn(catalogue)),
             stats: e.stats.map(statBody),
             note: e.note ? { color: e.note.color, description: e.note.description, rank: e.note.rank } : null,
             rank: e.rank,

@@ -10,7 +10,8 @@ import type { SummaryField } from '../fields.js';
 import { SUMMARY_FIELDS } from '../fields.js';
 import type { HandlerResult } from '../route.js';
 import { ApiError } from '../route.js';
-import { competitionBody } from '../serialize/event.js';
+import { competitionBody } from '../../store/shape/event.js';
+import { sourceIn } from '../../store/shape/club.js';
 import type { LeagueRefBody } from '../serialize/league.js';
 import { requireLeague } from '../serialize/league.js';
 import { pageCount, pageOffset } from '../vocab.js';
@@ -60,7 +61,7 @@ function header(store: StoreReader, league: LeagueRefBody, match: MatchRow, stor
     uid: m.uid,
     season: m.season ? { year: m.season.year, type: m.season.type, slug: m.season.slug } : null,
     league,
-    competitions: [competitionBody(m, store.catalogue(league.slug))],
+    competitions: [competitionBody(m, sourceIn(store.catalogue(league.slug)))],
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { DB } from '../db.js';
 import type { MatchRecord, MatchState } from '../records.js';
-import type { FixtureFilter, MatchRow, SummaryRow } from './types.js';
+import type { EventRow, FixtureFilter, MatchRow, SummaryRow } from './types.js';
 import { addDays, parseYmd, ymd } from '../../util/time.js';
 import { unpackJson } from '../blob.js';
 
@@ -50,11 +50,14 @@ export class MatchQueries {
         WHERE league_slug = ? AND scoreboard_date = ? ORDER BY kickoff, id`),
       count: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE}`).pluck(),
       countState: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE} AND state = @state`).pluck(),
-      page: db.prepare(`SELECT record_json, state, last_synced_at FROM matches WHERE ${RANGE}
+      eventsOnDate: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches
+        WHERE league_slug = ? AND scoreboard_date = ? ORDER BY kickoff, id`),
+      page: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches WHERE ${RANGE}
         ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
-      pageState: db.prepare(`SELECT record_json, state, last_synced_at FROM matches WHERE ${RANGE} AND state = @state
-        ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
+      pageState: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches WHERE ${RANGE}
+        AND state = @state ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
+      day: db.prepare('SELECT state, scoreboard_date AS day FROM matches WHERE league_slug = ? AND id = ?'),
       scoreline: db.prepare(`SELECT state, record_json ->> '$.competitors[0].score' AS home,
         record_json ->> '$.competitors[1].score' AS away FROM matches WHERE league_slug = ? AND id = ?`),
       summary: db.prepare(
@@ -73,19 +76,30 @@ export class MatchQueries {
     return (this.s.onDate.all(league, ymd) as RawMatch[]).map(toMatch);
   }
 
+  /** A day's events as stored (shape/event.ts), in kickoff order. */
+  eventsOnDate(league: string, ymd: string): EventRow[] {
+    return this.s.eventsOnDate.all(league, ymd) as EventRow[];
+  }
+
   count(league: string, filter: FixtureFilter): number {
     const b = bounds(league, filter);
     return (filter.state ? this.s.countState.get(b) : this.s.count.get(b)) as number;
   }
 
-  page(league: string, filter: FixtureFilter, limit: number, offset: number): MatchRow[] {
+  /** One page of a league's events as stored, in kickoff order. */
+  page(league: string, filter: FixtureFilter, limit: number, offset: number): EventRow[] {
     const b = { ...bounds(league, filter), limit, offset };
-    return ((filter.state ? this.s.pageState.all(b) : this.s.page.all(b)) as RawMatch[]).map(toMatch);
+    return (filter.state ? this.s.pageState.all(b) : this.s.page.all(b)) as EventRow[];
   }
 
   byId(league: string, id: string): MatchRow | undefined {
     const row = this.s.one.get(league, id) as RawMatch | undefined;
     return row ? toMatch(row) : undefined;
+  }
+
+  /** A match's state and UTC kickoff day (YYYYMMDD), without reading its record. */
+  dayOf(league: string, id: string): { state: MatchState; day: string } | undefined {
+    return this.s.day.get(league, id) as { state: MatchState; day: string } | undefined;
   }
 
   /** A match's state and scores (home, away), without reading the rest of its record. */

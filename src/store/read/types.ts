@@ -57,3 +57,11 @@ export interface StoreTotals {
   playByPlayEvents: number;
   standingsGroups: number;
 }
+
+/** A match's event as stored for lists: its text with catalogSource holes (shape/event.ts). */
+export interface EventRow {
+  state: MatchState;
+  /** UTF-8 bytes. */
+  json: Buffer;
+  holes: string;
+}

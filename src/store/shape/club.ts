@@ -1,12 +1,12 @@
 /** Club records: catalogue entries, match competitors and standings entries share one shape. */
-import type { ClubRecord, VenueRecord } from '../../store/records.js';
-import type { CatalogSource } from '../../store/read/types.js';
+import type { ClubRecord, VenueRecord } from '../records.js';
+import type { CatalogSource } from '../read/types.js';
 
 export function venueBody(v: VenueRecord | null): VenueRecord | null {
   return v ? { id: v.id, fullName: v.fullName, address: { city: v.address.city, country: v.address.country } } : null;
 }
 
-export function clubBody(c: ClubRecord, catalogSource: CatalogSource) {
+export function clubBody<S = CatalogSource>(c: ClubRecord, catalogSource: S) {
   return {
     id: c.id,
     uid: c.uid ?? null,
@@ -27,7 +27,15 @@ export function clubBody(c: ClubRecord, catalogSource: CatalogSource) {
   };
 }
 
+/** What a club's `catalogSource` says, from its id (a stored event text leaves a hole there instead). */
+export type SourceOf<S = CatalogSource> = (clubId: string) => S;
+
 /** A club named in a match or a table is `club-catalog` when the league's own catalogue lists it. */
-export function embeddedClub(c: ClubRecord, catalogue: ReadonlySet<string>) {
-  return clubBody(c, catalogue.has(c.id) ? 'club-catalog' : 'match-snapshot');
+export const sourceIn =
+  (catalogue: ReadonlySet<string>): SourceOf =>
+  (id) =>
+    catalogue.has(id) ? 'club-catalog' : 'match-snapshot';
+
+export function embeddedClub<S = CatalogSource>(c: ClubRecord, sourceOf: SourceOf<S>) {
+  return clubBody(c, sourceOf(c.id));
 }
