@@ -24,14 +24,21 @@ export interface RequestForm {
   query: ReadonlyArray<readonly [string, string]>;
 }
 
-export interface PlannedFile {
+/** One request a route's enumerator yields, with the file it is pre-rendered to: the start of its plan. */
+export interface PlanItem {
   route: AnyRoute;
-  /** The canonical request the file is rendered from: as enumerated, as spelled and as resolved. */
   prerender: PrerenderRequest;
-  request: RequestForm;
-  resolved: ResolvedRequest;
   /** Release-relative path of the file. */
   file: string;
+}
+
+export interface PlannedFile extends PlanItem {
+  /**
+   * The canonical request the file is rendered from: as spelled and as resolved (null for a file
+   * carried over from the published build, whose manifest line already holds its keys).
+   */
+  request: RequestForm;
+  resolved: ResolvedRequest | null;
   /** Request keys (api/resolve.ts) this file answers: the request's and its aliases'. */
   keys: string[];
   /** Other routes' requests answered by this file (`/summary?event=ID` for `/events/ID`). */
@@ -139,22 +146,24 @@ function spellings(form: RequestForm): RequestForm[] {
   }));
 }
 
-function plan(route: AnyRoute, req: PrerenderRequest): PlannedFile {
-  const own = resolved(route, req);
+/**
+ * The rest of an item's plan. `keys`, when given, are the file's request keys as the published
+ * manifest lists them: a file carried over is not resolved again (same code, same request, same keys).
+ */
+export function planOf(item: PlanItem, keys?: readonly string[]): PlannedFile {
+  const { route, prerender: req } = item;
+  const own = keys ? null : resolved(route, req);
   const request = formOf(route, req);
   const aliases = aliasesOf(route, req).map((a) => ({
     form: formOf(a.route, a.req),
-    key: resolved(a.route, a.req).key,
+    key: keys ? '' : resolved(a.route, a.req).key,
   }));
   const spelled = [request, ...aliases.map((a) => a.form)].map((form) => ({ form, spellings: spellings(form) }));
   return {
-    route,
-    prerender: req,
+    ...item,
     request,
     resolved: own,
-    // A route may name its own file outside the static prefix (`/` is the site's index.html).
-    file: route.staticFile ?? fileFor(request.path, req.query),
-    keys: [own.key, ...aliases.map((a) => a.key)],
+    keys: keys ? [...keys] : [own!.key, ...aliases.map((a) => a.key)],
     aliases: aliases.map((a) => a.form),
     requests: spelled.map((s) => s.spellings[0] ?? s.form),
     forms: spelled.flatMap((s) => s.spellings),
@@ -181,10 +190,18 @@ export function defaultSpelling(url: string): RequestForm | null {
   return spellings(form)[0] ?? form;
 }
 
-/** The whole plan, streamed in route-table order, then each enumerator's own (store) order. */
-export function* buildPlan(store: StoreReader): Generator<PlannedFile> {
+/** What the plan holds, item by item: cheap, so a build can carry most files over without planning them. */
+export function* planItems(store: StoreReader): Generator<PlanItem> {
   for (const route of ROUTES) {
     if (!route.prerender) continue;
-    for (const req of route.prerender(store, route)) yield plan(route, req);
+    for (const req of route.prerender(store, route)) {
+      // A route may name its own file outside the static prefix (`/` is the site's index.html).
+      yield { route, prerender: req, file: route.staticFile ?? fileFor(routePath(route, req.params), req.query) };
+    }
   }
+}
+
+/** The whole plan, streamed in route-table order, then each enumerator's own (store) order. */
+export function* buildPlan(store: StoreReader): Generator<PlannedFile> {
+  for (const item of planItems(store)) yield planOf(item);
 }

@@ -9,11 +9,27 @@ import fs from 'node:fs';
 import type { ManifestEntry } from './manifest.js';
 import { linesSync } from '../util/lines.js';
 
-export type PreviousFile = ManifestEntry;
+/** An entry, and its line as the published manifest has it: a file carried over keeps its line as it is. */
+export type PreviousFile = ManifestEntry & { line: string };
+
+const FILE_KEY = '{"file":"';
+
+/** An entry's file without parsing the rest: lines start with it, and file names need no escapes. */
+function fileOf(line: string): string {
+  if (line.startsWith(FILE_KEY)) {
+    const end = line.indexOf('"', FILE_KEY.length);
+    const name = line.slice(FILE_KEY.length, end);
+    if (end > 0 && !name.includes('\\')) return name;
+  }
+  return (JSON.parse(line) as ManifestEntry).file;
+}
+
+const parse = (line: string): PreviousFile => Object.assign(JSON.parse(line) as ManifestEntry, { line: `${line}\n` });
 
 export class PreviousManifest {
   private readonly lines: Generator<string> | null;
-  private readonly pending = new Map<string, PreviousFile>();
+  /** Lines read ahead, by file; parsed only when asked for. */
+  private readonly pending = new Map<string, string>();
   private done = false;
 
   constructor(
@@ -29,9 +45,9 @@ export class PreviousManifest {
   /** The previous release's entry for `file`, if the manifest lists it within the window. */
   find(file: string): PreviousFile | null {
     const hit = this.pending.get(file);
-    if (hit) {
+    if (hit !== undefined) {
       this.pending.delete(file);
-      return hit;
+      return parse(hit);
     }
     for (let read = 0; !this.done && read < this.window; read++) {
       const next = this.lines!.next();
@@ -40,9 +56,9 @@ export class PreviousManifest {
         break;
       }
       if (!next.value) continue;
-      const entry = JSON.parse(next.value) as ManifestEntry;
-      if (entry.file === file) return entry;
-      this.pending.set(entry.file, entry);
+      const name = fileOf(next.value);
+      if (name === file) return parse(next.value);
+      this.pending.set(name, next.value);
       // Oldest first out: what the build passed by long ago has vanished or moved far.
       if (this.pending.size > this.window) {
         const oldest = this.pending.keys().next().value!;
@@ -58,7 +74,7 @@ export class PreviousManifest {
     while (!this.done) {
       const next = this.lines!.next();
       if (next.done) this.done = true;
-      else if (next.value) this.onUnclaimed?.((JSON.parse(next.value) as ManifestEntry).file);
+      else if (next.value) this.onUnclaimed?.(fileOf(next.value));
     }
     for (const file of this.pending.keys()) this.onUnclaimed?.(file);
     this.pending.clear();

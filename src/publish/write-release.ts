@@ -18,8 +18,9 @@ import type { BuildScope } from './scope.js';
 import { affected, topic } from '../api/reads.js';
 import { FilePlacer } from './place.js';
 import { PreviousManifest } from './previous.js';
-import { buildPlan, formUrl } from './plan.js';
-import type { PlannedFile } from './plan.js';
+import type { PreviousFile } from './previous.js';
+import { formUrl, planItems, planOf } from './plan.js';
+import type { PlanItem, PlannedFile } from './plan.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import { runJob } from './render-job.js';
 import { RenderPool, storeState } from './render-pool.js';
@@ -80,24 +81,38 @@ export async function writeRelease(
     if (failures.length < MAX_REPORTED_FAILURES) failures.push(message);
     opts.onFile?.(true);
   };
-  const record = (file: PlannedFile, r: Omit<ManifestEntry, 'file' | 'request' | 'aliases' | 'keys'>) => {
+  const record = (
+    file: PlannedFile,
+    r: Omit<ManifestEntry, 'file' | 'request' | 'aliases' | 'keys'>,
+    line?: string,
+  ) => {
     counts.files++;
     counts.bytes += r.bytes;
     const { status, etag, cacheControl, contentType, bytes } = r;
     const { file: name, request, aliases, keys } = file;
+    // A carried-over file's line is the published one, as it is: same code, same request, same answer.
     manifest.write(
-      manifestLine({
-        ...{ file: name, request: formUrl(request), aliases: aliases.map(formUrl), keys },
-        ...{ status, etag, cacheControl, contentType, bytes },
-      }),
+      line ??
+        manifestLine({
+          ...{ file: name, request: formUrl(request), aliases: aliases.map(formUrl), keys },
+          ...{ status, etag, cacheControl, contentType, bytes },
+        }),
     );
     rules.add(file, r);
     edge?.add(file);
   };
-  const pool = await startPool(store, temp, previous, reuse, !!recycler, clock, opts);
+  // Render workers once there is enough to render: starting threads costs more than a small
+  // incremental build renders (a minute of a live matchday: a few hundred responses).
+  const threads = { pool: null as RenderPool | null, tried: false };
+  const poolNow = async () => {
+    if (threads.tried || (scope.kind !== 'full' && counts.rendered < POOL_AFTER)) return threads.pool;
+    threads.tried = true;
+    threads.pool = await startPool(store, temp, previous, reuse, !!recycler, clock, opts);
+    return threads.pool;
+  };
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
   type Pending =
-    | { file: PlannedFile; kept: ManifestEntry; linked: Promise<boolean>; rec: RecycledFile | null }
+    | { file: PlannedFile; kept: PreviousFile; linked: Promise<boolean>; rec: RecycledFile | null }
     | { file: PlannedFile; result: Promise<JobResult> };
   const pending: Pending[] = [];
   const settle = async (keep: number) => {
@@ -106,17 +121,18 @@ export async function writeRelease(
       if ('kept' in head) {
         if (await head.linked) {
           pending.shift();
-          record(head.file, head.kept);
+          record(head.file, head.kept, head.kept.line);
           counts.unchanged++;
           opts.onFile?.(false);
           continue;
         }
         // The published file could not be carried over: render it after all, in its place in the order.
         counts.rendered++;
-        const job = jobOf(head.file, head.kept, head.rec);
-        pending[0] = { file: head.file, result: runJob(job, store, clock, placer) };
+        const file = planOf(head.file);
+        const job = jobOf(file, head.kept, head.rec);
+        pending[0] = { file, result: runJob(job, store, clock, placer) };
       }
-      pool?.flush();
+      threads.pool?.flush();
       const r = await (pending[0] as { result: Promise<JobResult> }).result;
       pending.shift();
       if (!r.ok) {
@@ -132,23 +148,26 @@ export async function writeRelease(
   try {
     let planned = 0;
     opts.onPlanned?.(previousFiles);
-    for (const file of buildPlan(store)) {
+    for (const item of planItems(store)) {
       if (++planned > previousFiles) opts.onPlanned?.(1);
-      const before = known.find(file.file);
-      const rec = recycler?.find(file.file) ?? null;
-      if (before && scope.kind === 'changes' && !affected(readsOf(file), scope.topics)) {
+      const before = known.find(item.file);
+      const rec = recycler?.find(item.file) ?? null;
+      if (before && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
+        const file = planOf(item, before.keys);
         pending.push({ file, kept: before, linked: placer.keep(file.file, rec), rec });
       } else {
+        const file = planOf(item);
         counts.rendered++;
+        const pool = await poolNow();
         const job = jobOf(file, before, rec);
         pending.push({ file, result: pool ? pool.run(job) : runJob(job, store, clock, placer) });
       }
       // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
-      await settle(pool ? IN_FLIGHT : IN_PROCESS);
+      await settle(threads.pool ? IN_FLIGHT : IN_PROCESS);
     }
     await settle(0);
   } finally {
-    await pool?.close();
+    await threads.pool?.close();
     manifest.close();
     rules.close();
     known.close();
@@ -169,9 +188,12 @@ export async function writeRelease(
   }
   fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
   const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
-  return { counts, deleted, failures, rules: ruleStats, placer, workers: pool?.size ?? 0, edge: edgeStats, rewritten };
+  const workers = threads.pool?.size ?? 0;
+  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten };
 }
 
+/** Renders an incremental build makes in its own thread before it starts the render workers. */
+const POOL_AFTER = 1024;
 /** Results awaited at once from the render workers: enough to keep them busy, few enough to bound memory. */
 const IN_FLIGHT = 512;
 /** Writes in flight when the build renders in its own thread. */
@@ -179,6 +201,7 @@ const IN_PROCESS = 32;
 
 function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledFile | null): RenderJob {
   const { path: urlPath, query } = file.request;
+  if (!file.resolved) throw new Error(`${file.file}: rendered without resolving its request`);
   return {
     file: file.file,
     route: file.route.name,
@@ -212,4 +235,4 @@ async function startPool(
 }
 
 /** A route without `reads` is rendered every time: nothing says what it depends on. */
-const readsOf = (file: PlannedFile) => file.route.reads?.(file.prerender) ?? [topic.everything];
+const readsOf = (item: PlanItem) => item.route.reads?.(item.prerender) ?? [topic.everything];
