@@ -12,9 +12,10 @@
  */
 import { resolve } from '../api/resolve.js';
 import { routePath } from '../api/route.js';
+import { STATIC_PREFIX, fileDir } from '../publish/file-name.js';
 
-/** Where pre-rendered files live (publish/plan.ts STATIC_PREFIX; not imported: that module is Node's). */
-const FILES = '/_s/';
+/** Where pre-rendered files live. */
+const FILES = `/${STATIC_PREFIX}/`;
 /** A path no rule but the catch-all takes and no route answers: the fallback says `Route not found`. */
 export const UNROUTED = '/_unrouted';
 
@@ -44,7 +45,7 @@ export function lookup(index: string, key: string): string | null {
  * request answered by another route's file (`/summary?event=ID`) — the file's path from the root.
  */
 export function fileOf(value: string, ownPath: string): string {
-  return value.startsWith('/') ? value : `${FILES}${ownPath.slice(1)}/${value}.json`;
+  return value.startsWith('/') ? value : `/${fileDir(ownPath)}/${value}.json`;
 }
 
 export function createRouter(index: string): (request: Request) => URL | undefined {

@@ -4,6 +4,7 @@
  * the CDN rules may map onto it. Enumerators stream from the store, and so does the plan.
  */
 import { TOKEN } from '../api/netlify-query.js';
+import { NAME_JOIN, fileAt } from './file-name.js';
 import { formatQuery } from '../api/query.js';
 import type { ResolvedRequest } from '../api/resolve.js';
 import { resolveRoute } from '../api/resolve.js';
@@ -12,8 +13,7 @@ import { matchRoute, routePath, validateQuery } from '../api/route.js';
 import { ROUTES, ROUTES_BY_NAME } from '../api/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 
-/** Files live under this prefix, never at public API paths; the CDN reaches them only through rules. */
-export const STATIC_PREFIX = '_s';
+export { STATIC_PREFIX } from './file-name.js';
 
 /** One spelling of a request: a path and a query, keys in the order its enumerator gave them. */
 export interface RequestForm {
@@ -61,10 +61,13 @@ export function formUrl(f: RequestForm): string {
   return f.path + formatQuery(Object.fromEntries(f.query));
 }
 
-/** `_s/<path>/<k1-v1,k2-v2>.json` (pairs sorted by key) or `_s/<path>/index.json`: unambiguous, URL-safe. */
+/**
+ * The file of a request (file-name.ts): its query named `k1-v1,k2-v2` (pairs sorted by key) or
+ * `index`; unambiguous and URL-safe, as no segment may hold the name's joiner.
+ */
 export function fileFor(path: string, query: Readonly<Record<string, string>>): string {
   const segments = path.split('/').slice(1);
-  if (!segments.every((s) => SEGMENT.test(s) && s !== '.' && s !== '..')) {
+  if (!segments.every((s) => SEGMENT.test(s) && !s.includes(NAME_JOIN) && s !== '.' && s !== '..')) {
     throw new PlanError(`cannot name a file for path ${JSON.stringify(path)}`);
   }
   const pairs = Object.keys(query)
@@ -75,7 +78,7 @@ export function fileFor(path: string, query: Readonly<Record<string, string>>): 
         throw new PlanError(`cannot name a file for ${path} ${k}=${JSON.stringify(v)}`);
       return `${k}-${v}`;
     });
-  return [STATIC_PREFIX, ...segments, `${pairs.length ? pairs.join(',') : 'index'}.json`].join('/');
+  return fileAt(path, pairs.length ? pairs.join(',') : 'index');
 }
 
 function aliasesOf(route: AnyRoute, req: PrerenderRequest): Array<{ route: AnyRoute; req: PrerenderRequest }> {

@@ -282,7 +282,7 @@ describe('route table', () => {
     // The summary form has no file of its own: the event's file is the only one answering it.
     const summary = '/get/soccer/eng.1/summary?event=9001';
     const answering = planned.filter((p) => [p.request, ...p.aliases].some((f) => formUrl(f) === summary));
-    expect(answering.map((p) => p.file)).toEqual(['_s/get/soccer/eng.1/events/9001/index.json']);
+    expect(answering.map((p) => p.file)).toEqual(['_s/get/soccer/eng.1/events/9001~index.json']);
 
     const viaSummary = renderUrl(store, clock, summary);
     const viaEvent = renderUrl(store, clock, '/get/soccer/eng.1/events/9001');

@@ -130,7 +130,7 @@ describe('incremental build', () => {
     const { summary } = await buildInto(db, out);
     const after = treeState(out);
     const gone = [...before.keys()].filter((f) => !after.has(f));
-    const prefix = `${path.join('_s/get/soccer', league, 'events', id)}/`;
+    const prefix = `${path.join('_s/get/soccer', league, 'events', id)}~`;
     expect(gone.length).toBeGreaterThan(0);
     for (const f of gone) expect(f.startsWith(prefix), f).toBe(true);
     expect(summary.deleted).toBe(gone.length);

@@ -1,0 +1,36 @@
+/**
+ * Where a pre-rendered request's file lives: `_s/`, then the first four segments of its path as
+ * directories (`get/soccer/<league>/<resource>`), then a name from the rest of the path and the
+ * query: `_s/get/soccer/eng.1/fixtures/page-2,status-all.json`,
+ * `_s/get/soccer/eng.1/events/9001~plays~important-true.json`. One directory per league and
+ * resource however many matches it holds: creating directories is what a build's file system pays
+ * most for, and a directory per match cost a build ~11,000 of them at demo scale 1.
+ *
+ * Plain string code with no Node built-ins: the edge router (edge/router.ts) bundles it to find a
+ * file from an index entry that holds only its name.
+ */
+
+/** Files live under this prefix, never at public API paths; the CDN reaches them only through rules. */
+export const STATIC_PREFIX = '_s';
+
+/** Path segments that name a file's directory. */
+const DIR_SEGMENTS = 4;
+/** Joins the rest of the path and the query into a name; never part of a segment (`fileFor` checks). */
+const JOIN = '~';
+
+/** The file's directory, from the request path: `_s/get/soccer/eng.1/events`. */
+export function fileDir(path: string): string {
+  return [STATIC_PREFIX, ...path.split('/').slice(1, 1 + DIR_SEGMENTS)].join('/');
+}
+
+/** The file's name without `.json`: the path past the directory, then `queryName` (`index` for none). */
+export function fileBase(path: string, queryName: string): string {
+  return [...path.split('/').slice(1 + DIR_SEGMENTS), queryName].join(JOIN);
+}
+
+/** Release-relative path of the file for a request path and the name of its query. */
+export function fileAt(path: string, queryName: string): string {
+  return `${fileDir(path)}/${fileBase(path, queryName)}.json`;
+}
+
+export const NAME_JOIN = JOIN;
