@@ -33,7 +33,7 @@ const BATCH = 32;
  * A render holds one response at a time; without a cap V8 lets each worker's heap grow lazily to
  * hundreds of megabytes, and the build's peak memory with it.
  */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
 interface Slot {
   worker: Worker;

@@ -13,6 +13,9 @@ import type { WorkerSetup } from './render-pool.js';
 
 const setup = workerData as WorkerSetup;
 const store = StoreReader.open(setup.db);
+// A small page cache: every thread's connection has its own (16 MB by default), while the pages the
+// renders share stay in the operating system's cache anyway.
+store.db.pragma('cache_size = -2000');
 store.db.exec('BEGIN');
 const state = storeState(store);
 const at = new Date(setup.clock);
