@@ -73,7 +73,7 @@ const contentOf = (out: string) => new Map([...treeState(out)].map(([f, s]) => [
 function changedMatches(before: Map<string, string>, after: Map<string, string>): string[] {
   const ids = new Set<string>();
   for (const file of new Set([...before.keys(), ...after.keys()])) {
-    const m = /^_s\/get\/soccer\/[^/]+\/events\/([^/]+)\//.exec(file);
+    const m = /^_s\/get\/soccer\/[^/]+\/events\/([^/~]+)~/.exec(file);
     if (m && before.get(file) !== after.get(file)) ids.add(m[1]!);
   }
   return [...ids].sort();
