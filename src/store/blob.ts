@@ -12,3 +12,8 @@ export function packJson(text: string): Buffer {
 export function unpackJson(blob: Buffer): string {
   return zlib.inflateRawSync(blob).toString('utf8');
 }
+
+/** The stored JSON as UTF-8 bytes, for passing through without decoding it (util/json-spans.ts). */
+export function unpackBytes(blob: Buffer): Buffer {
+  return zlib.inflateRawSync(blob);
+}

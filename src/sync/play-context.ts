@@ -1,6 +1,6 @@
 /** What the store knows about a match's people, used to put names on core plays' `$ref` links. */
 import type { DB } from '../store/db.js';
-import { unpackJson } from '../store/blob.js';
+import { unpackBytes } from '../store/blob.js';
 import { objectSpans } from '../util/json-spans.js';
 import type { MatchRecord, PlayerRecord, SummarySections } from '../store/records.js';
 import type { AthleteInfo, PlayContext, TeamInfo } from '../espn/map-plays.js';
@@ -70,7 +70,7 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
 /** Only the lineups are needed: cut them out of the summary's text rather than parsing all of it. */
 function rostersOf(sections: Buffer | undefined): string | undefined {
   if (!sections) return undefined;
-  const text = unpackJson(sections);
-  const span = objectSpans(text).get('rosters');
-  return span && text.slice(span[0], span[1]);
+  const bytes = unpackBytes(sections);
+  const span = objectSpans(bytes).get('rosters');
+  return span && bytes.subarray(span[0], span[1]).toString('utf8');
 }

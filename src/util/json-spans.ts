@@ -1,9 +1,13 @@
 /**
- * Where the members of a JSON object or the elements of a JSON array lie in its text, found by
- * scanning instead of parsing: stored JSON is passed through by slicing these spans, which costs
- * a fraction of parsing it into objects and serializing it again. The text must be valid JSON (the
- * store only holds what JSON.stringify wrote).
+ * Where the members of a JSON object or the elements of a JSON array lie in its UTF-8 bytes, found
+ * by scanning instead of parsing: stored JSON is passed through by slicing these spans, which costs
+ * a fraction of parsing it into objects and serializing it again — and, in bytes, nothing to decode
+ * or encode again. Every structural character is ASCII, and no byte of a multi-byte UTF-8 sequence
+ * is, so a byte scan finds what a character scan would. The JSON must be valid (the store only
+ * holds what JSON.stringify wrote).
  */
+
+const decoder = new TextDecoder();
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -15,9 +19,9 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 
 /** The index just past the string that starts at `i` (a quote). */
-function skipString(text: string, i: number): number {
+function skipString(text: Uint8Array, i: number): number {
   for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
+    const c = text[j]!;
     if (c === BACKSLASH) j++;
     else if (c === QUOTE) return j + 1;
   }
@@ -25,13 +29,13 @@ function skipString(text: string, i: number): number {
 }
 
 /** The index just past the value that starts at `i`. */
-function skipValue(text: string, i: number): number {
-  const c = text.charCodeAt(i);
+function skipValue(text: Uint8Array, i: number): number {
+  const c = text[i]!;
   if (c === QUOTE) return skipString(text, i);
   if (c !== OPEN_BRACE && c !== OPEN_BRACKET) {
     let j = i;
     while (j < text.length) {
-      const d = text.charCodeAt(j);
+      const d = text[j]!;
       if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET) break;
       j++;
     }
@@ -39,7 +43,7 @@ function skipValue(text: string, i: number): number {
   }
   let depth = 0;
   for (let j = i; j < text.length; j++) {
-    const d = text.charCodeAt(j);
+    const d = text[j]!;
     if (d === QUOTE) j = skipString(text, j) - 1;
     else if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
     else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) {
@@ -50,32 +54,48 @@ function skipValue(text: string, i: number): number {
   throw new Error('unbalanced stored JSON');
 }
 
-/** Each member of the object `text` (compact JSON, as JSON.stringify writes it): key → [start, end) of its value. */
-export function objectSpans(text: string): Map<string, [number, number]> {
+/** Each member of the object in `text` (compact JSON, as JSON.stringify writes it): key → [start, end) of its value. */
+export function objectSpans(text: Uint8Array): Map<string, [number, number]> {
   const out = new Map<string, [number, number]>();
-  if (text.charCodeAt(0) !== OPEN_BRACE) throw new Error('stored JSON is not an object');
+  if (text[0]! !== OPEN_BRACE) throw new Error('stored JSON is not an object');
   let i = 1;
-  while (i < text.length && text.charCodeAt(i) !== CLOSE_BRACE) {
+  while (i < text.length && text[i]! !== CLOSE_BRACE) {
     const keyEnd = skipString(text, i);
-    const key = JSON.parse(text.slice(i, keyEnd)) as string;
-    if (text.charCodeAt(keyEnd) !== COLON) throw new Error('stored JSON: expected a colon');
+    const key = JSON.parse(decoder.decode(text.subarray(i, keyEnd))) as string;
+    if (text[keyEnd]! !== COLON) throw new Error('stored JSON: expected a colon');
     const start = keyEnd + 1;
     const end = skipValue(text, start);
     out.set(key, [start, end]);
-    i = text.charCodeAt(end) === COMMA ? end + 1 : end;
+    i = text[end]! === COMMA ? end + 1 : end;
   }
   return out;
 }
 
-/** Each element of the array `text` (compact JSON): [start, end). */
-export function arraySpans(text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  if (text.charCodeAt(0) !== OPEN_BRACKET) throw new Error('stored JSON is not an array');
-  let i = 1;
-  while (i < text.length && text.charCodeAt(i) !== CLOSE_BRACKET) {
-    const end = skipValue(text, i);
-    out.push([i, end]);
-    i = text.charCodeAt(end) === COMMA ? end + 1 : end;
+/**
+ * The elements of the array in `text`, scanned only as far as asked: a page of a long play stream
+ * needs the spans up to its last element, not the whole stream's.
+ */
+export class LazyArraySpans {
+  private readonly spans: Array<[number, number]> = [];
+  private at = 1;
+  private done = false;
+
+  constructor(private readonly text: Uint8Array) {
+    if (text[0] !== OPEN_BRACKET) throw new Error('stored JSON is not an array');
   }
-  return out;
+
+  /** The span of element `i`, or undefined past the end. */
+  get(i: number): [number, number] | undefined {
+    const { text, spans } = this;
+    while (spans.length <= i && !this.done) {
+      if (this.at >= text.length || text[this.at] === CLOSE_BRACKET) {
+        this.done = true;
+        break;
+      }
+      const end = skipValue(text, this.at);
+      spans.push([this.at, end]);
+      this.at = text[end] === COMMA ? end + 1 : end;
+    }
+    return spans[i];
+  }
 }

@@ -6,6 +6,7 @@
  */
 import type { StoreReader } from '../../store/read/reader.js';
 import type { MatchRow, SummaryRow } from '../../store/read/types.js';
+import type { MatchState } from '../../store/records.js';
 import type { SummaryField } from '../fields.js';
 import { SUMMARY_FIELDS } from '../fields.js';
 import type { HandlerResult } from '../route.js';
@@ -31,6 +32,14 @@ const ARRAY_SECTIONS = new Set([
 
 export const TOP_SCORERS_REASON =
   'League top scorers are not stored by this service; per-match leaders are in the leaders section.';
+
+/** A plays page needs to know only that the match exists and whether it is live: its record stays unread. */
+function requireMatchState(store: StoreReader, league: string, eventId: string): MatchState {
+  requireLeague(store, league);
+  const found = store.matches.dayOf(league, eventId);
+  if (!found) throw new ApiError(404, 'Match not found');
+  return found.state;
+}
 
 function requireMatch(store: StoreReader, league: string, eventId: string): { league: LeagueRefBody; match: MatchRow } {
   const { ref } = requireLeague(store, league);
@@ -65,10 +74,14 @@ function header(store: StoreReader, league: LeagueRefBody, match: MatchRow, stor
   };
 }
 
-function dataAvailability(store: StoreReader, league: string, match: MatchRow, sections: Map<string, string>) {
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+function dataAvailability(store: StoreReader, league: string, match: MatchRow, sections: Map<string, Buffer>) {
   const timeline = store.plays.exists(league, match.record.id);
   // A non-empty array: `[` followed by anything but `]`.
-  const keyEvents = /^\[[^\]]/.test(sections.get('keyEvents') ?? '');
+  const k = sections.get('keyEvents');
+  const keyEvents = !!k && k[0] === OPEN_BRACKET && k.length > 1 && k[1] !== CLOSE_BRACKET;
   const statistics = sections.has('boxscore') || match.record.competitors.some((c) => c.statistics.length > 0);
   return {
     timeline: { available: timeline, storedIn: 'plays' },
@@ -80,13 +93,15 @@ function dataAvailability(store: StoreReader, league: string, match: MatchRow, s
 
 const later = (a: string, b: string | undefined) => (b !== undefined && b > a ? b : a);
 
-/** The stored sections as JSON texts, by name: passed through as they are. */
-function storedSections(stored: SummaryRow | undefined): Map<string, string> {
-  const out = new Map<string, string>();
+/** The stored sections as JSON bytes, by name: passed through as they are. */
+function storedSections(stored: SummaryRow | undefined): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
   if (!stored) return out;
-  for (const [name, [start, end]] of objectSpans(stored.text)) out.set(name, stored.text.slice(start, end));
+  for (const [name, [start, end]] of objectSpans(stored.json)) out.set(name, stored.json.subarray(start, end));
   return out;
 }
+
+const isNull = (json: Buffer) => json.length === 4 && json.toString('latin1') === 'null';
 
 export function summary(
   store: StoreReader,
@@ -102,8 +117,13 @@ export function summary(
     if (fields && !fields.has(name)) continue;
     if (name === 'header') {
       // The one section that is changed on the way out (its league), so the one that is parsed.
-      const text = sections.get('header');
-      body.header = header(store, leagueBody, match, text === undefined ? undefined : JSON.parse(text));
+      const json = sections.get('header');
+      body.header = header(
+        store,
+        leagueBody,
+        match,
+        json === undefined ? undefined : JSON.parse(json.toString('utf8')),
+      );
     } else if (name === 'meta') {
       body.meta = {
         dataSource: 'database',
@@ -112,8 +132,8 @@ export function summary(
         dataAvailability: dataAvailability(store, league, match, sections),
       };
     } else {
-      const text = sections.get(name);
-      body[name] = text === undefined || text === 'null' ? (ARRAY_SECTIONS.has(name) ? [] : null) : new RawJson(text);
+      const json = sections.get(name);
+      body[name] = json === undefined || isNull(json) ? (ARRAY_SECTIONS.has(name) ? [] : null) : new RawJson(json);
     }
   }
   return { body, live: match.state === 'in' };
@@ -140,11 +160,9 @@ export function leaguePlayCounts(store: StoreReader, league: string): (eventId: 
 }
 
 export function plays(store: StoreReader, league: string, eventId: string, q: PlaysQuery): HandlerResult {
-  const { match } = requireMatch(store, league, eventId);
-  const count = countPlays(store, league, eventId, q.important);
-  const offset = pageOffset(q.page, q.limit);
-  const texts = offset < count ? store.plays.page(league, eventId, q.important, q.limit, offset) : [];
-  const items = new RawJson(`[${texts.join(',')}]`);
+  const state = requireMatchState(store, league, eventId);
+  const { count, records } = store.plays.page(league, eventId, q.important, q.limit, pageOffset(q.page, q.limit));
+  const items = new RawJson(['[', ...records.flatMap((r, i) => (i ? [',', r] : [r])), ']']);
   return {
     body: {
       count,
@@ -155,6 +173,6 @@ export function plays(store: StoreReader, league: string, eventId: string, q: Pl
       importantOnly: q.important,
       items,
     },
-    live: match.state === 'in',
+    live: state === 'in',
   };
 }

@@ -8,7 +8,7 @@ import type { DB } from '../db.js';
 import type { MatchRecord, MatchState } from '../records.js';
 import type { EventRow, FixtureFilter, MatchRow, SummaryRow } from './types.js';
 import { addDays, parseYmd, ymd } from '../../util/time.js';
-import { unpackJson } from '../blob.js';
+import { unpackBytes } from '../blob.js';
 
 interface RawMatch {
   record_json: string;
@@ -109,10 +109,10 @@ export class MatchQueries {
       | undefined;
   }
 
-  /** The stored sections as their JSON text: the API passes them through without parsing them. */
+  /** The stored sections as their JSON bytes: the API passes them through without parsing them. */
   summary(league: string, id: string): SummaryRow | undefined {
     const row = this.s.summary.get(league, id) as { sections: Buffer; last_synced_at: string } | undefined;
-    return row ? { text: unpackJson(row.sections), lastSyncedAt: row.last_synced_at } : undefined;
+    return row ? { json: unpackBytes(row.sections), lastSyncedAt: row.last_synced_at } : undefined;
   }
 
   /** Every stored scoreboard day of a league, ascending. */

@@ -5,18 +5,23 @@
  * substitutions, penalties, own goals) or membership in the summary's key events.
  */
 import type { DB } from '../db.js';
-import { unpackJson } from '../blob.js';
-import { arraySpans } from '../../util/json-spans.js';
+import { unpackBytes } from '../blob.js';
+import { LazyArraySpans } from '../../util/json-spans.js';
 
 interface Stream {
-  text: string;
-  spans: Array<[number, number]>;
-  /** Positions of the important plays, in match order. */
-  important: number[];
+  /** The stream's JSON array as UTF-8 bytes. */
+  bytes: Buffer;
+  spans: LazyArraySpans;
+  count: number;
+  flags: string;
+  keyEvents: string | null;
+  /** Positions of the important plays, in match order (worked out when first asked for). */
+  important: number[] | null;
 }
 
 interface RawStream {
   plays: Buffer;
+  count: number;
   flags: string;
   hash: string;
   key_event_ids: string | null;
@@ -31,7 +36,7 @@ export class PlayQueries {
 
   constructor(db: DB) {
     this.s = {
-      stream: db.prepare(`SELECT p.plays, p.flags, p.hash, s.key_event_ids FROM play_streams p
+      stream: db.prepare(`SELECT p.plays, p.count, p.flags, p.hash, s.key_event_ids FROM play_streams p
         LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
         WHERE p.league_slug = ? AND p.match_id = ?`),
       any: db.prepare('SELECT EXISTS (SELECT 1 FROM play_streams WHERE league_slug = ? AND match_id = ?)').pluck(),
@@ -53,8 +58,15 @@ export class PlayQueries {
     const key = `${league}\0${match}\0${row.hash}\0${row.key_event_ids ?? ''}`;
     const hit = this.decoded.get(key);
     if (hit) return hit;
-    const text = unpackJson(row.plays);
-    const stream = { text, spans: arraySpans(text), important: importantPlays(row.flags, row.key_event_ids) };
+    const bytes = unpackBytes(row.plays);
+    const stream: Stream = {
+      bytes,
+      spans: new LazyArraySpans(bytes),
+      count: row.count,
+      flags: row.flags,
+      keyEvents: row.key_event_ids,
+      important: null,
+    };
     if (this.decoded.size >= KEPT) this.decoded.delete(this.decoded.keys().next().value!);
     this.decoded.set(key, stream);
     return stream;
@@ -79,12 +91,27 @@ export class PlayQueries {
     return new Map(rows.map((r) => [r.id, { plays: r.plays, important: importantPlays(r.flags, r.keyEvents).length }]));
   }
 
-  /** The page's play records as their stored JSON texts, in match order. */
-  page(league: string, match: string, important: boolean, limit: number, offset: number): string[] {
+  /**
+   * One page of a match's plays (all, or the important ones): their stored JSON (UTF-8 bytes), in
+   * match order, and how many there are over all pages — from one read of the stream.
+   */
+  page(
+    league: string,
+    match: string,
+    important: boolean,
+    limit: number,
+    offset: number,
+  ): { count: number; records: Buffer[] } {
     const s = this.stream(league, match);
-    if (!s) return [];
-    const at = important ? s.important.slice(offset, offset + limit) : range(offset, limit, s.spans.length);
-    return at.map((i) => s.text.slice(s.spans[i]![0], s.spans[i]![1]));
+    if (!s) return { count: 0, records: [] };
+    if (important) s.important ??= importantPlays(s.flags, s.keyEvents);
+    const count = important ? s.important!.length : s.count;
+    const at = important ? s.important!.slice(offset, offset + limit) : range(offset, limit, count);
+    const records = at.map((i) => {
+      const [start, end] = s.spans.get(i)!;
+      return s.bytes.subarray(start, end);
+    });
+    return { count, records };
   }
 
   exists(league: string, match: string): boolean {

@@ -28,8 +28,8 @@ export interface MatchRow {
 }
 
 export interface SummaryRow {
-  /** SummarySections as JSON text (a JSON object of the stored sections). */
-  text: string;
+  /** SummarySections as JSON (a JSON object of the stored sections), in UTF-8 bytes. */
+  json: Buffer;
   lastSyncedAt: string;
 }
 
