@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { JSON_TYPE } from '../api/headers.js';
 import type { ApiRequest } from '../api/render.js';
 import { render } from '../api/render.js';
-import { resolve } from '../api/resolve.js';
+import { ResolutionMemo } from './resolution-memo.js';
 import type { ApiResponse } from '../api/respond.js';
 import { errorResponse } from '../api/respond.js';
 import type { Clock } from '../util/time.js';
@@ -85,6 +85,7 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   const startedAt = performance.now();
   const uptime = () => Math.round((performance.now() - startedAt) / 10) / 100;
   const assets = opts.assets ?? new AssetServer(null);
+  const resolutions = new ResolutionMemo();
 
   /**
    * `response: null`: a front-door asset, streamed from its file by `assets` once the rate limit let
@@ -107,7 +108,7 @@ export function createApiServer(opts: ServerOptions): ApiServer {
       return { response: null, source: 'asset', headers: rate?.headers };
     }
     const apiReq: ApiRequest = { ...head, path: target.path, rawQuery: target.rawQuery };
-    const resolution = resolve(target.path, target.rawQuery);
+    const resolution = resolutions.resolve(target.path, target.rawQuery);
     const fromFile = lookup.lookup(apiReq, resolution);
     const reader = fromFile ? null : store.get();
     const response =

@@ -1,0 +1,30 @@
+/**
+ * The server's memory of what recent request targets mean. Resolution (api/resolve.ts) depends on
+ * the request target and the code alone — not on the store or the build — so a target asked for
+ * again (clients poll the same URLs) is not parsed and validated again: validation was about half
+ * of what a static answer cost above Node's own HTTP handling. Bounded in entries and key length.
+ */
+import type { Resolution } from '../api/resolve.js';
+import { resolve } from '../api/resolve.js';
+
+/** Longer targets are resolved every time: they are rare, and would let a client fill the memory. */
+const MAX_KEY = 512;
+
+export class ResolutionMemo {
+  private readonly memo = new Map<string, Resolution>();
+
+  constructor(private readonly size = 8192) {}
+
+  resolve(path: string, rawQuery: string): Resolution {
+    if (path.length + rawQuery.length > MAX_KEY) return resolve(path, rawQuery);
+    const key = `${path}?${rawQuery}`;
+    let r = this.memo.get(key);
+    if (r === undefined) {
+      r = resolve(path, rawQuery);
+      // Oldest first out: the set of targets clients poll changes slowly.
+      if (this.memo.size >= this.size) this.memo.delete(this.memo.keys().next().value!);
+      this.memo.set(key, r);
+    }
+    return r;
+  }
+}
