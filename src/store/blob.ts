@@ -17,3 +17,25 @@ export function unpackJson(blob: Buffer): string {
 export function unpackBytes(blob: Buffer): Buffer {
   return zlib.inflateRawSync(blob);
 }
+
+/**
+ * Where each element of a stored JSON array ends, as little-endian 32-bit byte offsets: element i
+ * spans [end(i-1) + 1, end(i)) of the array's bytes (the first starts after the `[`). Stored beside
+ * a play stream, so a page is sliced out of it without scanning the stream.
+ */
+export function packEnds(byteLengths: readonly number[]): Buffer {
+  const ends = Buffer.alloc(4 * byteLengths.length);
+  let at = 0;
+  byteLengths.forEach((n, i) => {
+    at += 1 + n;
+    ends.writeUInt32LE(at, 4 * i);
+  });
+  return ends;
+}
+
+/** The span [start, end) of element `i` from `packEnds`' offsets, or undefined past the end. */
+export function spanAt(ends: Buffer, i: number): [number, number] | undefined {
+  if (i < 0 || 4 * i >= ends.length) return undefined;
+  const end = ends.readUInt32LE(4 * i);
+  return [i === 0 ? 1 : ends.readUInt32LE(4 * (i - 1)) + 1, end];
+}

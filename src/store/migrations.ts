@@ -3,7 +3,8 @@
  * never edited once released: a change to the schema is a new entry at the end.
  */
 import type { DB } from './db.js';
-import { packJson } from './blob.js';
+import { packEnds, packJson, unpackBytes } from './blob.js';
+import { LazyArraySpans } from '../util/json-spans.js';
 import type { MatchRecord } from './records.js';
 import { eventText } from './shape/event.js';
 
@@ -55,14 +56,16 @@ function compactStore(db: DB): void {
   db.exec('DROP TABLE plays');
 }
 
+const columnsOf = (db: DB, table: string) =>
+  db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
+
 /**
  * 4: each match's event as the API lists it, stored beside its record (shape/event.ts), so that
  * scoreboards and fixtures splice stored text. Derived with the code's shape: a change to that shape
  * is a new migration that derives every event again (test/store/event-text.test.ts holds it to that).
  */
 export function deriveEvents(db: DB): void {
-  const cols = db.prepare("SELECT name FROM pragma_table_info('matches')").pluck().all() as string[];
-  if (!cols.includes('event_json')) {
+  if (!columnsOf(db, 'matches').includes('event_json')) {
     db.exec(`ALTER TABLE matches ADD COLUMN event_json BLOB NOT NULL DEFAULT x''`);
     db.exec(`ALTER TABLE matches ADD COLUMN event_holes TEXT NOT NULL DEFAULT '[]'`);
   }
@@ -74,6 +77,24 @@ export function deriveEvents(db: DB): void {
     for (const r of batch) {
       const e = eventText(JSON.parse(r.record_json) as MatchRecord);
       set.run(e.json, e.holes, r.rowid);
+    }
+    last = batch.at(-1)!.rowid;
+  }
+}
+
+/** 5: where each play ends in its match's stream (store/blob.ts packEnds), so pages need no scan. */
+function playEnds(db: DB): void {
+  if (!columnsOf(db, 'play_streams').includes('ends')) db.exec('ALTER TABLE play_streams ADD COLUMN ends BLOB');
+  const rows = db.prepare('SELECT rowid, plays FROM play_streams WHERE rowid > ? ORDER BY rowid LIMIT 256');
+  const set = db.prepare('UPDATE play_streams SET ends = ? WHERE rowid = ?');
+  for (let last = 0; ; ) {
+    const batch = rows.all(last) as Array<{ rowid: number; plays: Buffer }>;
+    if (!batch.length) break;
+    for (const r of batch) {
+      const spans = new LazyArraySpans(unpackBytes(r.plays));
+      const lengths: number[] = [];
+      for (let i = 0, s = spans.get(0); s; s = spans.get(++i)) lengths.push(s[1] - s[0]);
+      set.run(packEnds(lengths), r.rowid);
     }
     last = batch.at(-1)!.rowid;
   }
@@ -236,6 +257,7 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   compactStore,
   deriveEvents,
+  playEnds,
 ];
 
 /** The first version whose store is compact: migrating from below it frees much space (VACUUM). */

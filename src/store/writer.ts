@@ -19,7 +19,7 @@ import type {
 } from './records.js';
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
-import { packJson, unpackJson } from './blob.js';
+import { packEnds, packJson, unpackJson } from './blob.js';
 import type { ChangeKind } from './snapshots.js';
 import { eventText } from './shape/event.js';
 
@@ -80,11 +80,12 @@ export class StoreWriter {
       summaryHash: db.prepare('SELECT hash FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
       streamHash: db.prepare('SELECT hash FROM play_streams WHERE league_slug = ? AND match_id = ?').pluck(),
       upsertStream: db.prepare(`
-        INSERT INTO play_streams (league_slug, match_id, count, complete, hash, last_synced_at, snapshot, plays, flags)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO play_streams (league_slug, match_id, count, complete, hash, last_synced_at, snapshot, plays, flags,
+          ends)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (league_slug, match_id) DO UPDATE SET count = excluded.count, complete = excluded.complete,
           hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot,
-          plays = excluded.plays, flags = excluded.flags`),
+          plays = excluded.plays, flags = excluded.flags, ends = excluded.ends`),
       upsertGroup: db.prepare(`
         INSERT INTO standings (league_slug, season, group_id, ordinal, record_json, hash, last_synced_at, snapshot)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -243,10 +244,13 @@ export class StoreWriter {
     const json = plays.map((p) => JSON.stringify(p));
     const hash = contentHash(complete ? '1' : '0', ...json);
     if (this.s.streamHash.get(league, matchId) === hash) return 0;
-    // The stream as one JSON array (the bytes the API splices), with each play's id and flag beside it.
+    // The stream as one JSON array (the bytes the API splices), with each play's id and flag, and
+    // where each play ends in it, beside it.
     const blob = packJson(`[${json.join(',')}]`);
     const flags = JSON.stringify(plays.map((p) => [p.id, isFlagged(p) ? 1 : 0]));
-    this.s.upsertStream.run(league, matchId, plays.length, complete ? 1 : 0, hash, now, this.snapshot, blob, flags);
+    const ends = packEnds(json.map((j) => Buffer.byteLength(j)));
+    const row = [league, matchId, plays.length, complete ? 1 : 0, hash, now, this.snapshot, blob, flags, ends];
+    this.s.upsertStream.run(...row);
     this.log('plays', league, matchId);
     return plays.length;
   }

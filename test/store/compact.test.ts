@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
-import { unpackJson } from '../../src/store/blob.js';
+import { spanAt, unpackBytes, unpackJson } from '../../src/store/blob.js';
 import { prerendered, renderUrl } from '../api/helpers/prerendered.js';
 import { clock } from '../api/helpers/api-store.js';
 import { demoStore } from '../publish/helpers.js';
@@ -95,17 +95,26 @@ describe('the compact store', () => {
     expect(spliced).toBeGreaterThan(100);
   });
 
-  it('keeps a play stream as one compressed array with each play id and flag beside it', async () => {
+  it('keeps a play stream as one compressed array with each play id, flag and end beside it', async () => {
     const file = await demoStore({ leagues: ['eng.1'], scale: 0.3 });
     const db = new Database(file, { readonly: true });
-    const row = db.prepare('SELECT count, plays, flags FROM play_streams WHERE count > 20 LIMIT 1').get() as {
+    const row = db.prepare('SELECT count, plays, flags, ends FROM play_streams WHERE count > 20 LIMIT 1').get() as {
       count: number;
       plays: Buffer;
       flags: string;
+      ends: Buffer;
     };
     db.close();
     const plays = JSON.parse(unpackJson(row.plays)) as Array<{ id: string }>;
     expect(plays).toHaveLength(row.count);
+    // Each stored end cuts out exactly one play's JSON.
+    const bytes = unpackBytes(row.plays);
+    const cut = plays.map((_, i) => {
+      const [start, end] = spanAt(row.ends, i)!;
+      return bytes.subarray(start, end).toString('utf8');
+    });
+    expect(cut).toEqual(plays.map((p) => JSON.stringify(p)));
+    expect(spanAt(row.ends, row.count)).toBeUndefined();
     expect((JSON.parse(row.flags) as Array<[string, number]>).map(([id]) => id)).toEqual(plays.map((p) => p.id));
     expect(row.plays.length).toBeLessThan(JSON.stringify(plays).length / 4);
   });

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
-import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { MIGRATIONS, deriveEvents } from '../../src/store/migrations.js';
 import type { MatchRecord } from '../../src/store/records.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { sourceIn } from '../../src/store/shape/club.js';
@@ -106,6 +106,7 @@ describe('stored event texts', () => {
     const db = new Database(file);
     db.exec('ALTER TABLE matches DROP COLUMN event_json');
     db.exec('ALTER TABLE matches DROP COLUMN event_holes');
+    db.exec('ALTER TABLE play_streams DROP COLUMN ends');
     db.pragma('user_version = 3');
     db.close();
     expect(() => StoreReader.open(file)).toThrow(/schema version 3/);
@@ -117,7 +118,7 @@ describe('stored event texts', () => {
 
   it('change shape only with a migration that derives them again', () => {
     // A change to the event shape (store/shape/event.ts, club.ts) leaves every stored text stale:
-    // add a migration that calls deriveEvents, then record its schema version and this hash here.
+    // add a migration that runs deriveEvents again, then record its version and the new hash here.
     const record = {
       id: '42',
       uid: 's:600~e:42',
@@ -131,6 +132,7 @@ describe('stored event texts', () => {
     } as unknown as MatchRecord;
     const e = eventText(record);
     const hash = createHash('sha1').update(e.json).update(e.holes).digest('hex').slice(0, 12);
-    expect({ schema: SCHEMA_VERSION, shape: hash }).toEqual({ schema: 4, shape: '2b34f92af363' });
+    const derivedAt = MIGRATIONS.lastIndexOf(deriveEvents) + 1;
+    expect({ derivedAt, shape: hash }).toEqual({ derivedAt: 4, shape: '2b34f92af363' });
   });
 });

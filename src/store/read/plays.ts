@@ -5,13 +5,13 @@
  * substitutions, penalties, own goals) or membership in the summary's key events.
  */
 import type { DB } from '../db.js';
-import { unpackBytes } from '../blob.js';
-import { LazyArraySpans } from '../../util/json-spans.js';
+import { spanAt, unpackBytes } from '../blob.js';
 
 interface Stream {
   /** The stream's JSON array as UTF-8 bytes. */
   bytes: Buffer;
-  spans: LazyArraySpans;
+  /** Where each play ends in `bytes` (store/blob.ts packEnds). */
+  ends: Buffer;
   count: number;
   flags: string;
   keyEvents: string | null;
@@ -21,6 +21,7 @@ interface Stream {
 
 interface RawStream {
   plays: Buffer;
+  ends: Buffer;
   count: number;
   flags: string;
   hash: string;
@@ -36,7 +37,7 @@ export class PlayQueries {
 
   constructor(db: DB) {
     this.s = {
-      stream: db.prepare(`SELECT p.plays, p.count, p.flags, p.hash, s.key_event_ids FROM play_streams p
+      stream: db.prepare(`SELECT p.plays, p.ends, p.count, p.flags, p.hash, s.key_event_ids FROM play_streams p
         LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
         WHERE p.league_slug = ? AND p.match_id = ?`),
       any: db.prepare('SELECT EXISTS (SELECT 1 FROM play_streams WHERE league_slug = ? AND match_id = ?)').pluck(),
@@ -61,7 +62,7 @@ export class PlayQueries {
     const bytes = unpackBytes(row.plays);
     const stream: Stream = {
       bytes,
-      spans: new LazyArraySpans(bytes),
+      ends: row.ends,
       count: row.count,
       flags: row.flags,
       keyEvents: row.key_event_ids,
@@ -108,7 +109,7 @@ export class PlayQueries {
     const count = important ? s.important!.length : s.count;
     const at = important ? s.important!.slice(offset, offset + limit) : range(offset, limit, count);
     const records = at.map((i) => {
-      const [start, end] = s.spans.get(i)!;
+      const [start, end] = spanAt(s.ends, i)!;
       return s.bytes.subarray(start, end);
     });
     return { count, records };
