@@ -1,0 +1,10 @@
+import { build } from '../src/publish/build.js';
+import { openStore } from '../src/store/db.js';
+import { StoreReader } from '../src/store/read/reader.js';
+const [db, out] = process.argv.slice(2) as [string, string];
+let t = performance.now();
+openStore(db).close();
+console.log('migrated in', ((performance.now() - t) / 1000).toFixed(2));
+const r = StoreReader.open(db);
+const b = await build({ store: r, out, full: true, workers: Number(process.env.W ?? 2) });
+console.log(b.mode, b.seconds.toFixed(2), 'files', b.files);

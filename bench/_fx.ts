@@ -1,0 +1,10 @@
+import { render } from '../src/api/render.js';
+import { StoreReader } from '../src/store/read/reader.js';
+const store = StoreReader.open(process.argv[2]!);
+const req = { method: 'GET', path: '/get/soccer/eng.1/fixtures', rawQuery: 'status=finished&page=2', headers: {} };
+const clock = () => new Date();
+for (let i = 0; i < 200; i++) render(req, { store, clock });
+const t = performance.now();
+const N = Number(process.argv[3] ?? 2000);
+for (let i = 0; i < N; i++) render(req, { store, clock });
+console.log('mean ms', (performance.now() - t) / N);
