@@ -121,7 +121,8 @@ const sameMeaning = new Map<string, number[]>();
 const SAME_MEANING_KEPT = 1 << 16;
 
 function sameMeaningMasks(route: AnyRoute, query: ReadonlyArray<readonly [string, string]>): number[] {
-  const memoKey = JSON.stringify([route.name, query]);
+  // Keys and values are tokens here (spellings() checks), so `=` and `&` cannot be part of them.
+  const memoKey = `${route.name}?${query.map(([k, v]) => `${k}=${v}`).join('&')}`;
   let masks = sameMeaning.get(memoKey);
   if (masks) return masks;
   const meaning = (pairs: ReadonlyArray<readonly [string, string]>) => {

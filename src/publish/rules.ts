@@ -148,6 +148,29 @@ interface Spooled {
   cacheControl: string;
 }
 
+/**
+ * A spooled candidate as one tab-separated line (a build spools tens of thousands): no field holds a
+ * tab or a line break — file names and rules are URL-safe tokens and spaces, ETags and Cache-Control
+ * header values are ours — and the rule, the one with spaces, goes last.
+ */
+const spoolLine = (s: Spooled) =>
+  `${s.p}\t${s.k}\t${s.shortest}\t${s.hot}\t${s.file}\t${s.etag}\t${s.cacheControl}\t${s.rule}\n`;
+
+function unspool(line: string): Spooled {
+  const [p, k, shortest, hot, file, etag, cacheControl, rule] = line.split('\t') as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const bit = (v: string) => (v === '1' ? 1 : 0);
+  return { p: Number(p), k: Number(k), shortest: bit(shortest), hot: bit(hot), file, etag, cacheControl, rule };
+}
+
 const headerBlock = (file: string, h: { etag: string; cacheControl: string }) =>
   `/${file}\n  ETag: ${h.etag}\n  Cache-Control: ${h.cacheControl}\n`;
 
@@ -175,7 +198,7 @@ export class RulePlanner {
     private readonly fs: OutputFs = nodeFs,
   ) {
     this.fs.mkdirSync(workDir, { recursive: true });
-    this.spool = new LineWriter(path.join(workDir, 'candidates.ndjson'), this.fs);
+    this.spool = new LineWriter(path.join(workDir, 'candidates.tsv'), this.fs);
     this.allHeaders = router === 'edge' ? new LineWriter(path.join(workDir, 'headers.txt'), this.fs) : null;
   }
 
@@ -210,7 +233,7 @@ export class RulePlanner {
         etag: headers.etag,
         cacheControl: headers.cacheControl,
       };
-      this.spool.write(`${JSON.stringify(line)}\n`);
+      this.spool.write(spoolLine(line));
       this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
     }
   }
@@ -263,7 +286,7 @@ export class RulePlanner {
     let literals = 0;
     let atCut = 0;
     for (const line of linesSync(this.spool.file, this.fs)) {
-      const s = JSON.parse(line) as Spooled;
+      const s = unspool(line);
       if (s.p > cut.below || (s.p === cut.below && atCut++ >= cut.atCut)) continue;
       groups[s.k]!.write(`${s.rule}\n`);
       literals++;

@@ -59,6 +59,17 @@ function compactStore(db: DB): void {
 const columnsOf = (db: DB, table: string) =>
   db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
 
+/** Every row of `table` with its rowid and `column`, read in batches (a whole table would not fit in memory). */
+function eachRow<R extends { rowid: number }>(db: DB, table: string, column: string, fn: (row: R) => void): void {
+  const rows = db.prepare(`SELECT rowid, ${column} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT 256`);
+  for (let last = 0; ; ) {
+    const batch = rows.all(last) as R[];
+    if (!batch.length) break;
+    for (const r of batch) fn(r);
+    last = batch.at(-1)!.rowid;
+  }
+}
+
 /**
  * 4: each match's event as the API lists it, stored beside its record (shape/event.ts), so that
  * scoreboards and fixtures splice stored text. Derived with the code's shape: a change to that shape
@@ -69,35 +80,23 @@ export function deriveEvents(db: DB): void {
     db.exec(`ALTER TABLE matches ADD COLUMN event_json BLOB NOT NULL DEFAULT x''`);
     db.exec(`ALTER TABLE matches ADD COLUMN event_holes TEXT NOT NULL DEFAULT '[]'`);
   }
-  const rows = db.prepare('SELECT rowid, record_json FROM matches WHERE rowid > ? ORDER BY rowid LIMIT 512');
   const set = db.prepare('UPDATE matches SET event_json = ?, event_holes = ? WHERE rowid = ?');
-  for (let last = 0; ; ) {
-    const batch = rows.all(last) as Array<{ rowid: number; record_json: string }>;
-    if (!batch.length) break;
-    for (const r of batch) {
-      const e = eventText(JSON.parse(r.record_json) as MatchRecord);
-      set.run(e.json, e.holes, r.rowid);
-    }
-    last = batch.at(-1)!.rowid;
-  }
+  eachRow<{ rowid: number; record_json: string }>(db, 'matches', 'record_json', (r) => {
+    const e = eventText(JSON.parse(r.record_json) as MatchRecord);
+    set.run(e.json, e.holes, r.rowid);
+  });
 }
 
 /** 5: where each play ends in its match's stream (store/blob.ts packEnds), so pages need no scan. */
 function playEnds(db: DB): void {
   if (!columnsOf(db, 'play_streams').includes('ends')) db.exec('ALTER TABLE play_streams ADD COLUMN ends BLOB');
-  const rows = db.prepare('SELECT rowid, plays FROM play_streams WHERE rowid > ? ORDER BY rowid LIMIT 256');
   const set = db.prepare('UPDATE play_streams SET ends = ? WHERE rowid = ?');
-  for (let last = 0; ; ) {
-    const batch = rows.all(last) as Array<{ rowid: number; plays: Buffer }>;
-    if (!batch.length) break;
-    for (const r of batch) {
-      const spans = new LazyArraySpans(unpackBytes(r.plays));
-      const lengths: number[] = [];
-      for (let i = 0, s = spans.get(0); s; s = spans.get(++i)) lengths.push(s[1] - s[0]);
-      set.run(packEnds(lengths), r.rowid);
-    }
-    last = batch.at(-1)!.rowid;
-  }
+  eachRow<{ rowid: number; plays: Buffer }>(db, 'play_streams', 'plays', (r) => {
+    const spans = new LazyArraySpans(unpackBytes(r.plays));
+    const lengths: number[] = [];
+    for (let i = 0, s = spans.get(0); s; s = spans.get(++i)) lengths.push(s[1] - s[0]);
+    set.run(packEnds(lengths), r.rowid);
+  });
 }
 
 export const MIGRATIONS: readonly Migration[] = [
