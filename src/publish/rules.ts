@@ -47,6 +47,8 @@ import type { PlannedFile, RequestForm } from './plan.js';
 import { STATIC_PREFIX } from './plan.js';
 import type { ReachCount, ReachPolicy } from './reach.js';
 import { noReach } from './reach.js';
+import type { Spooled } from './rule-spool.js';
+import { spoolLine, unspool } from './rule-spool.js';
 import { ASSET_DIR, ASSET_FILES, ASSET_HEADERS } from '../frontdoor/paths.js';
 
 export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
@@ -134,42 +136,6 @@ const block = (pathPattern: string, headers: Readonly<Record<string, string>>) =
   `${pathPattern}\n${Object.entries(headers)
     .map(([k, v]) => `  ${k}: ${v}\n`)
     .join('')}`;
-
-interface Spooled {
-  /** Admission priority (reach.ts): lower first. */
-  p: number;
-  rule: string;
-  k: number;
-  file: string;
-  /** 1 when this is a pre-rendered request's shortest spelling; `hot` when that request is in the hot set. */
-  shortest: 0 | 1;
-  hot: 0 | 1;
-  etag: string;
-  cacheControl: string;
-}
-
-/**
- * A spooled candidate as one tab-separated line (a build spools tens of thousands): no field holds a
- * tab or a line break — file names and rules are URL-safe tokens and spaces, ETags and Cache-Control
- * header values are ours — and the rule, the one with spaces, goes last.
- */
-const spoolLine = (s: Spooled) =>
-  `${s.p}\t${s.k}\t${s.shortest}\t${s.hot}\t${s.file}\t${s.etag}\t${s.cacheControl}\t${s.rule}\n`;
-
-function unspool(line: string): Spooled {
-  const [p, k, shortest, hot, file, etag, cacheControl, rule] = line.split('\t') as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  const bit = (v: string) => (v === '1' ? 1 : 0);
-  return { p: Number(p), k: Number(k), shortest: bit(shortest), hot: bit(hot), file, etag, cacheControl, rule };
-}
 
 const headerBlock = (file: string, h: { etag: string; cacheControl: string }) =>
   `/${file}\n  ETag: ${h.etag}\n  Cache-Control: ${h.cacheControl}\n`;
