@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { StoreReader } from '../store/read/reader.js';
 import { FilePlacer } from './place.js';
-import type { RenderJob } from './render-job.js';
+import type { JobResult, RenderJob } from './render-job.js';
 import { runJob } from './render-job.js';
 import { storeState } from './render-pool.js';
 import type { WorkerSetup } from './render-pool.js';
@@ -22,6 +22,41 @@ const at = new Date(setup.clock);
 const clock = () => at;
 const placer = new FilePlacer(setup.release, setup.previous, setup.reuse, undefined, setup.recycled);
 
+/**
+ * Writes a worker keeps in flight. Renders are synchronous and the writes they start overlap (file
+ * creation is the slow part), but each pending write holds its body: rendering every job the build
+ * has sent at once held hundreds of fixtures pages (~600 KB each) at scale 4. A job waits for a slot.
+ */
+const WRITES = 8;
+let writing = 0;
+const waiting: Array<() => void> = [];
+
+/** Take a slot now, or wait for one that a finished job hands over. */
+function slot(): Promise<void> {
+  if (writing < WRITES) {
+    writing++;
+    return Promise.resolve();
+  }
+  return new Promise((r) => waiting.push(r));
+}
+
+function release(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else writing--;
+}
+
+async function run(job: RenderJob): Promise<JobResult> {
+  await slot();
+  try {
+    return await runJob(job, store, clock, placer);
+  } catch (err) {
+    return { ok: false, error: `${job.path}: ${err instanceof Error ? err.message : String(err)}` };
+  } finally {
+    release();
+  }
+}
+
 parentPort!.postMessage({ ready: state });
 parentPort!.on('message', (msg: { batch: number; jobs: RenderJob[] } | { close: true }) => {
   if ('close' in msg) {
@@ -29,12 +64,5 @@ parentPort!.on('message', (msg: { batch: number; jobs: RenderJob[] } | { close: 
     parentPort!.close();
     return;
   }
-  // Renders are synchronous; the writes they start overlap (file creation is the slow part).
-  const results = msg.jobs.map((job) =>
-    runJob(job, store, clock, placer).catch((err: unknown) => ({
-      ok: false as const,
-      error: `${job.path}: ${err instanceof Error ? err.message : String(err)}`,
-    })),
-  );
-  void Promise.all(results).then((r) => parentPort!.postMessage({ batch: msg.batch, results: r }));
+  void Promise.all(msg.jobs.map(run)).then((r) => parentPort!.postMessage({ batch: msg.batch, results: r }));
 });
