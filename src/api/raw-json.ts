@@ -11,21 +11,20 @@ const QUOTED_MARK = JSON.stringify(MARK).slice(0, -1);
 /** Stored JSON: a text, UTF-8 bytes, or pieces of either that together make one JSON value. */
 export type RawPiece = string | Uint8Array;
 
+const decoder = new TextDecoder();
+
 let collecting: Array<RawPiece | readonly RawPiece[]> | null = null;
 
 export class RawJson {
   /** `json` must be what JSON.stringify writes for the value it stands for (in pieces, concatenated). */
   constructor(readonly json: RawPiece | readonly RawPiece[]) {}
 
-  get text(): string {
-    const j = this.json;
-    if (typeof j === 'string') return j;
-    const pieces: readonly RawPiece[] = Array.isArray(j) ? j : [j as Uint8Array];
-    return pieces.map((p) => (typeof p === 'string' ? p : new TextDecoder().decode(p))).join('');
-  }
-
   toJSON(): unknown {
-    if (!collecting) return JSON.parse(this.text);
+    if (!collecting) {
+      // Outside serializeWithRaw (a plain JSON.stringify): the value itself.
+      const pieces: readonly RawPiece[] = Array.isArray(this.json) ? this.json : [this.json as RawPiece];
+      return JSON.parse(pieces.map((p) => (typeof p === 'string' ? p : decoder.decode(p))).join(''));
+    }
     collecting.push(this.json);
     return `${MARK}${collecting.length - 1}`;
   }
@@ -59,9 +58,4 @@ export function serializeWithRaw(value: unknown): Buffer {
   }
   push(out.slice(at));
   return Buffer.concat(parts);
-}
-
-/** The same as a string (tests, and callers that want text). */
-export function stringifyWithRaw(value: unknown): string {
-  return serializeWithRaw(value).toString('utf8');
 }

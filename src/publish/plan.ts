@@ -158,17 +158,15 @@ export function planOf(item: PlanItem, keys?: readonly string[]): PlannedFile {
   const { route, prerender: req } = item;
   const own = keys ? null : resolved(route, req);
   const request = formOf(route, req);
-  const aliases = aliasesOf(route, req).map((a) => ({
-    form: formOf(a.route, a.req),
-    key: keys ? '' : resolved(a.route, a.req).key,
-  }));
-  const spelled = [request, ...aliases.map((a) => a.form)].map((form) => ({ form, spellings: spellings(form) }));
+  const aliases = aliasesOf(route, req);
+  const aliasForms = aliases.map((a) => formOf(a.route, a.req));
+  const spelled = [request, ...aliasForms].map((form) => ({ form, spellings: spellings(form) }));
   return {
     ...item,
     request,
     resolved: own,
-    keys: keys ? [...keys] : [own!.key, ...aliases.map((a) => a.key)],
-    aliases: aliases.map((a) => a.form),
+    keys: keys ? [...keys] : [own!.key, ...aliases.map((a) => resolved(a.route, a.req).key)],
+    aliases: aliasForms,
     requests: spelled.map((s) => s.spellings[0] ?? s.form),
     forms: spelled.flatMap((s) => s.spellings),
   };

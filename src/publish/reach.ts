@@ -60,7 +60,7 @@ export class ReachPolicy {
     const key = `${league}\0${id}`;
     // Plans and manifests list a match's requests together: remembering the last match is enough.
     if (this.memo?.key === key) return this.memo.timing;
-    // The stored scoreboard day is the kickoff's UTC day (store/writer.ts), so no record is parsed.
+    // The stored scoreboard day is the kickoff's UTC day (CONTRACT §2.4), so no record is parsed.
     const row = this.store.matches.dayOf(league, id);
     const timing = row ? { live: row.state === 'in', distance: this.distanceTo(row.day) } : null;
     this.memo = { key, timing };

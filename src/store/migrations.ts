@@ -4,7 +4,7 @@
  */
 import type { DB } from './db.js';
 import { packEnds, packJson, unpackBytes } from './blob.js';
-import { LazyArraySpans } from '../util/json-spans.js';
+import { arraySpans } from '../util/json-spans.js';
 import type { MatchRecord } from './records.js';
 import { eventText } from './shape/event.js';
 
@@ -92,10 +92,7 @@ function playEnds(db: DB): void {
   if (!columnsOf(db, 'play_streams').includes('ends')) db.exec('ALTER TABLE play_streams ADD COLUMN ends BLOB');
   const set = db.prepare('UPDATE play_streams SET ends = ? WHERE rowid = ?');
   eachRow<{ rowid: number; plays: Buffer }>(db, 'play_streams', 'plays', (r) => {
-    const spans = new LazyArraySpans(unpackBytes(r.plays));
-    const lengths: number[] = [];
-    for (let i = 0, s = spans.get(0); s; s = spans.get(++i)) lengths.push(s[1] - s[0]);
-    set.run(packEnds(lengths), r.rowid);
+    set.run(packEnds(arraySpans(unpackBytes(r.plays)).map(([start, end]) => end - start)), r.rowid);
   });
 }
 

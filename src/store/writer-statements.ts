@@ -7,7 +7,7 @@ import type { DB } from './db.js';
 export function writerStatements(db: DB) {
   return {
     logChange: db.prepare('INSERT OR IGNORE INTO changes (snapshot, kind, league_slug, key) VALUES (?, ?, ?, ?)'),
-    matchDay: db.prepare('SELECT scoreboard_date FROM matches WHERE league_slug = ? AND id = ?').pluck(),
+    storedMatch: db.prepare('SELECT scoreboard_date AS day, hash FROM matches WHERE league_slug = ? AND id = ?'),
     upsertMatch: db.prepare(`
       INSERT INTO matches (league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
         season_year, record_json, event_json, event_holes, hash, last_synced_at, snapshot)

@@ -42,34 +42,39 @@ export class StoreWriter {
 
   /** Store a match as a scoreboard (or the summary header, when `onlyIfAbsent`) describes it. */
   upsertMatch(league: string, m: MatchEntry, now: string, onlyIfAbsent = false): number {
-    const oldDay = this.s.matchDay.get(league, m.record.id) as string | undefined;
-    if (onlyIfAbsent && oldDay !== undefined) return 0;
+    const old = this.s.storedMatch.get(league, m.record.id) as { day: string; hash: string } | undefined;
+    if (onlyIfAbsent && old) return 0;
     const json = JSON.stringify(m.record);
-    const event = eventText(m.record);
+    const hash = contentHash(json);
+    // Most upserts of a sync store what is stored already: the event text is serialized only for a change.
+    const event = old?.hash === hash ? null : eventText(m.record);
     const [home, away] = m.record.competitors;
-    let changed = this.s.upsertMatch.run({
-      league,
-      id: m.record.id,
-      kickoff: m.kickoff,
-      scoreboardDate: m.scoreboardDate,
-      state: m.record.status.type.state,
-      statusName: m.record.status.type.name,
-      completed: m.record.status.type.completed ? 1 : 0,
-      homeId: home?.id ?? null,
-      awayId: away?.id ?? null,
-      seasonYear: m.record.season?.year ?? null,
-      json,
-      eventJson: event.json,
-      eventHoles: event.holes,
-      hash: contentHash(json),
-      now,
-      snapshot: this.snapshot,
-    }).changes;
+    let changed = 0;
+    if (event) {
+      changed = this.s.upsertMatch.run({
+        league,
+        id: m.record.id,
+        kickoff: m.kickoff,
+        scoreboardDate: m.scoreboardDate,
+        state: m.record.status.type.state,
+        statusName: m.record.status.type.name,
+        completed: m.record.status.type.completed ? 1 : 0,
+        homeId: home?.id ?? null,
+        awayId: away?.id ?? null,
+        seasonYear: m.record.season?.year ?? null,
+        json,
+        eventJson: event.json,
+        eventHoles: event.holes,
+        hash,
+        now,
+        snapshot: this.snapshot,
+      }).changes;
+    }
     if (changed) {
       this.log('match', league, m.record.id);
       // The day's list changed, and so did the one the match left when its kickoff moved.
       this.log('day', league, m.scoreboardDate);
-      if (oldDay !== undefined && oldDay !== m.scoreboardDate) this.log('day', league, oldDay);
+      if (old && old.day !== m.scoreboardDate) this.log('day', league, old.day);
     }
     // Competitor snapshots teach the store about clubs it has no catalogue entry for yet.
     for (const c of m.record.competitors) changed += this.upsertClub(league, c.team, now, true);

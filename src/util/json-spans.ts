@@ -71,31 +71,15 @@ export function objectSpans(text: Uint8Array): Map<string, [number, number]> {
   return out;
 }
 
-/**
- * The elements of the array in `text`, scanned only as far as asked: a page of a long play stream
- * needs the spans up to its last element, not the whole stream's.
- */
-export class LazyArraySpans {
-  private readonly spans: Array<[number, number]> = [];
-  private at = 1;
-  private done = false;
-
-  constructor(private readonly text: Uint8Array) {
-    if (text[0] !== OPEN_BRACKET) throw new Error('stored JSON is not an array');
+/** Each element of the array in `text` (compact JSON): [start, end) in its bytes. */
+export function arraySpans(text: Uint8Array): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  if (text[0] !== OPEN_BRACKET) throw new Error('stored JSON is not an array');
+  let i = 1;
+  while (i < text.length && text[i] !== CLOSE_BRACKET) {
+    const end = skipValue(text, i);
+    out.push([i, end]);
+    i = text[end] === COMMA ? end + 1 : end;
   }
-
-  /** The span of element `i`, or undefined past the end. */
-  get(i: number): [number, number] | undefined {
-    const { text, spans } = this;
-    while (spans.length <= i && !this.done) {
-      if (this.at >= text.length || text[this.at] === CLOSE_BRACKET) {
-        this.done = true;
-        break;
-      }
-      const end = skipValue(text, this.at);
-      spans.push([this.at, end]);
-      this.at = text[end] === COMMA ? end + 1 : end;
-    }
-    return spans[i];
-  }
+  return out;
 }

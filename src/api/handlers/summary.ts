@@ -145,12 +145,10 @@ export interface PlaysQuery {
   important: boolean;
 }
 
-/** How many plays a plays request lists over all its pages. */
-export function countPlays(store: StoreReader, league: string, eventId: string, important: boolean): number {
-  return store.plays.count(league, eventId, important);
-}
-
-/** `countPlays` of every match of a league at once (for the build, which asks it of every match). */
+/**
+ * How many plays a plays request lists over all its pages, for every match of a league at once (the
+ * build asks it of every match; a request learns its own count from the page it reads).
+ */
 export function leaguePlayCounts(store: StoreReader, league: string): (eventId: string, important: boolean) => number {
   const counts = store.plays.leagueCounts(league);
   return (eventId, important) => {

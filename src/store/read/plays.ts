@@ -42,9 +42,6 @@ export class PlayQueries {
         WHERE p.league_slug = ? AND p.match_id = ?`),
       any: db.prepare('SELECT EXISTS (SELECT 1 FROM play_streams WHERE league_slug = ? AND match_id = ?)').pluck(),
       // Counting needs neither the stream nor its decoding: a build counts every match's plays.
-      counts: db.prepare(`SELECT p.count AS plays, p.flags, s.key_event_ids AS keyEvents FROM play_streams p
-        LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
-        WHERE p.league_slug = ? AND p.match_id = ?`),
       leagueCounts: db.prepare(`SELECT p.match_id AS id, p.count AS plays, p.flags, s.key_event_ids AS keyEvents
         FROM play_streams p
         LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
@@ -73,15 +70,7 @@ export class PlayQueries {
     return stream;
   }
 
-  count(league: string, match: string, important: boolean): number {
-    const row = this.s.counts.get(league, match) as
-      | { plays: number; flags: string; keyEvents: string | null }
-      | undefined;
-    if (!row) return 0;
-    return important ? importantPlays(row.flags, row.keyEvents).length : row.plays;
-  }
-
-  /** `count` for every match of a league with a stream, in one query (a build counts them all). */
+  /** How many plays (and important ones) every match of a league with a stream has, in one query. */
   leagueCounts(league: string): Map<string, { plays: number; important: number }> {
     const rows = this.s.leagueCounts.all(league) as Array<{
       id: string;
