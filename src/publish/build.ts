@@ -25,6 +25,7 @@ import { buildScope } from './scope.js';
 import {
   MANIFEST_FILE,
   acquireLock,
+  carryFile,
   cleanStale,
   createTempRelease,
   currentRelease,
@@ -34,8 +35,9 @@ import {
   tempReleasePath,
 } from './release.js';
 import { Recycler, writeLineage } from './recycle.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, checkBudget, checkFallback, isFunction } from './rules.js';
-import type { Router, RuleStats } from './rules.js';
+import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, checkBudget, checkFallback, isFunction } from './rule-settings.js';
+import type { RuleStats } from './rules.js';
+import type { Router } from './rule-settings.js';
 import { assetReleasePaths, assetsVersion } from '../frontdoor/assets.js';
 import type { ReachCount } from './reach.js';
 import type { EdgeBundleStats } from './edge.js';
@@ -167,9 +169,11 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       if (nothingChanged) {
         if (recycler) recycler.giveBack();
         else fs.rmSync(temp, { recursive: true, force: true });
+        fs.rmSync(carryFile(temp), { force: true });
         release = previous;
       } else {
         release = publish(layout, temp);
+        fs.renameSync(carryFile(temp), carryFile(release));
         writeLineage(release, opts.full ? null : previous, written.rewritten, fs);
         pruneReleases(layout, keep);
       }
@@ -201,6 +205,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       fs.rmSync(temp, { recursive: true, force: true });
       fs.rmSync(`${temp}-rules`, { recursive: true, force: true });
       fs.rmSync(`${temp}-manifest`, { force: true });
+      fs.rmSync(carryFile(temp), { force: true });
     }
     unlock();
   }

@@ -135,6 +135,11 @@ export class FilePlacer {
     }
   }
 
+  /** The recycled release's file already is the published one: carrying it over takes nothing. */
+  standsAsIs(recycled: RecycledFile | null): true | false {
+    return this.recycled && this.previous !== null && recycled?.same === true;
+  }
+
   /**
    * Carry a file the build did not need to render over from the previous release: a hard link, or
    * a copy where links fail. False when the previous release does not have it (render it then).

@@ -1,13 +1,9 @@
 /**
  * What the published release holds, looked up by file while the new build streams — without
- * loading its manifest. Both manifests are in plan order (route table, then store order), so the
- * previous one is read in step with the build, a bounded window ahead: entries that appear, vanish
- * or move only cost a window's worth of lookahead, and a file not found in the window is simply
- * compared on disk instead (place.ts). Memory stays bounded by the window, whatever the store size.
+ * loading its manifest (in-step.ts): a file not found is simply compared on disk instead (place.ts).
  */
-import fs from 'node:fs';
 import type { ManifestEntry } from './manifest.js';
-import { linesSync } from '../util/lines.js';
+import { InStep } from './in-step.js';
 
 /** An entry, and its line as the published manifest has it: a file carried over keeps its line as it is. */
 export type PreviousFile = ManifestEntry & { line: string };
@@ -24,64 +20,59 @@ function fileOf(line: string): string {
   return (JSON.parse(line) as ManifestEntry).file;
 }
 
-const parse = (line: string): PreviousFile => Object.assign(JSON.parse(line) as ManifestEntry, { line: `${line}\n` });
+export const parsePrevious = (line: string): PreviousFile =>
+  Object.assign(JSON.parse(line) as ManifestEntry, { line: `${line}\n` });
+
+/** A manifest line's byte count without parsing it: `manifestLine` writes it last. */
+export function bytesOf(line: string): number {
+  const at = line.lastIndexOf('"bytes":');
+  const n = at === -1 ? Number.NaN : Number.parseInt(line.slice(at + 8), 10);
+  return Number.isSafeInteger(n) ? n : (JSON.parse(line) as ManifestEntry).bytes;
+}
+
+const ETAG_KEY = '"etag":"\\"';
+const PLAIN_TAG = /^[A-Za-z0-9_+/=-]*$/;
+
+/** A manifest line's ETag without parsing it (ours are quoted base64url digests). */
+export function etagOf(line: string): string {
+  const at = line.indexOf(ETAG_KEY);
+  if (at !== -1) {
+    const start = at + ETAG_KEY.length;
+    const tag = line.slice(start, line.indexOf('\\"', start));
+    if (PLAIN_TAG.test(tag)) return `"${tag}"`;
+  }
+  return (JSON.parse(line) as ManifestEntry).etag;
+}
 
 export class PreviousManifest {
-  private readonly lines: Generator<string> | null;
-  /** Lines read ahead, by file; parsed only when asked for. */
-  private readonly pending = new Map<string, string>();
-  private done = false;
+  private readonly entries: InStep;
 
   constructor(
     file: string | null,
-    private readonly window = 4096,
+    window = 4096,
     /** Told of every entry passed by without being found (and, on `drain`, of all the rest). */
-    private readonly onUnclaimed?: (file: string) => void,
+    onUnclaimed?: (file: string) => void,
   ) {
-    this.lines = file && fs.existsSync(file) ? linesSync(file) : null;
-    if (!this.lines) this.done = true;
+    this.entries = new InStep(file, fileOf, window, onUnclaimed);
+  }
+
+  /** The previous release's line for `file` (without its line break), if the manifest lists it within the window. */
+  findLine(file: string): string | null {
+    return this.entries.take(file)?.[0] ?? null;
   }
 
   /** The previous release's entry for `file`, if the manifest lists it within the window. */
   find(file: string): PreviousFile | null {
-    const hit = this.pending.get(file);
-    if (hit !== undefined) {
-      this.pending.delete(file);
-      return parse(hit);
-    }
-    for (let read = 0; !this.done && read < this.window; read++) {
-      const next = this.lines!.next();
-      if (next.done) {
-        this.done = true;
-        break;
-      }
-      if (!next.value) continue;
-      const name = fileOf(next.value);
-      if (name === file) return parse(next.value);
-      this.pending.set(name, next.value);
-      // Oldest first out: what the build passed by long ago has vanished or moved far.
-      if (this.pending.size > this.window) {
-        const oldest = this.pending.keys().next().value!;
-        this.pending.delete(oldest);
-        this.onUnclaimed?.(oldest);
-      }
-    }
-    return null;
+    const line = this.findLine(file);
+    return line === null ? null : parsePrevious(line);
   }
 
   /** Read to the end: every entry not found so far is unclaimed. */
   drain(): void {
-    while (!this.done) {
-      const next = this.lines!.next();
-      if (next.done) this.done = true;
-      else if (next.value) this.onUnclaimed?.(fileOf(next.value));
-    }
-    for (const file of this.pending.keys()) this.onUnclaimed?.(file);
-    this.pending.clear();
+    this.entries.drain();
   }
 
   close(): void {
-    if (!this.done) this.lines?.return(undefined);
-    this.done = true;
+    this.entries.close();
   }
 }

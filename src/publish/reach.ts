@@ -27,15 +27,48 @@ const DAY_MS = 86_400_000;
 /** Where a request of a match the store does not know (or a match-less one) goes: after every dated match. */
 const FAR = 1_000_000;
 
-interface Timing {
+/**
+ * What a pre-rendered request's heat and admission priority depend on besides the snapshot day.
+ * A build keeps it with each spooled rule candidate (rule-spool.ts), so the next build can carry an
+ * untouched file's candidates over, recomputing only what the day moves, without planning the file.
+ */
+export interface Standing {
+  level: 'league' | 'match';
+  /** The route's hot test on the request's query: '0' never, '1' always, or a day: hot when that day is near. */
+  hotq: string;
+  /** The match a match-level request names ('' when it names none) … */
+  league: string;
+  id: string;
+  /** … its kickoff's UTC day as the store had it ('' when the store does not know the match), and whether it was live. */
+  day: string;
   live: boolean;
-  /** Whole UTC days between the match's day and the snapshot's. */
-  distance: number;
+}
+
+/** A hot test that depends on something other than one day's nearness: such a candidate is never carried over. */
+export const UNCARRIED = '?';
+
+/**
+ * The route's hot test as data: asked once with every day near and once with none, it either does
+ * not depend on the day, or (for the tests the route table has) on the nearness of the one day it asks about.
+ */
+function hotByQuery(form: RequestForm): string {
+  const hot = form.route.reach?.hot;
+  if (!hot) return '0';
+  const query = Object.fromEntries(form.query);
+  const asked = new Set<string>();
+  const near = hot(query, (day) => {
+    asked.add(day);
+    return true;
+  });
+  const far = hot(query, () => false);
+  if (near === far) return near ? '1' : '0';
+  const [day] = asked;
+  return near && asked.size === 1 && /^[^\s?]+$/.test(day!) && day !== '0' && day !== '1' ? day! : UNCARRIED;
 }
 
 export class ReachPolicy {
   private readonly day: number;
-  private memo: { key: string; timing: Timing | null } | null = null;
+  private memo: { key: string; row: { day: string; live: boolean } | null } | null = null;
 
   /** `at`: the snapshot time the build renders at. */
   constructor(
@@ -53,39 +86,54 @@ export class ReachPolicy {
   /** Yesterday, today or tomorrow, in UTC days around the snapshot. */
   readonly nearDay = (day: string): boolean => this.distanceTo(day) <= 1;
 
-  private timing(form: RequestForm): Timing | null {
-    const league = form.params.league;
-    const id = form.params.eventId ?? form.query.find(([k]) => k === 'event')?.[1];
-    if (!league || !id) return null;
+  /** The day and liveness of a match, as the store has it now (null: the store does not know it). */
+  matchNow(league: string, id: string): { day: string; live: boolean } | null {
     const key = `${league}\0${id}`;
     // Plans and manifests list a match's requests together: remembering the last match is enough.
-    if (this.memo?.key === key) return this.memo.timing;
+    if (this.memo?.key === key) return this.memo.row;
     // The stored scoreboard day is the kickoff's UTC day (CONTRACT §2.4), so no record is parsed.
-    const row = this.store.matches.dayOf(league, id);
-    const timing = row ? { live: row.state === 'in', distance: this.distanceTo(row.day) } : null;
-    this.memo = { key, timing };
-    return timing;
+    const found = this.store.matches.dayOf(league, id);
+    const row = found ? { day: found.day, live: found.state === 'in' } : null;
+    this.memo = { key, row };
+    return row;
   }
 
-  /** THE hot set: is this request, in its shortest spelling, one every build must reach from files? */
-  isHot(form: RequestForm): boolean {
-    const reach = form.route.reach;
-    if (!reach?.hot?.(Object.fromEntries(form.query), this.nearDay)) return false;
-    if (reach.level === 'league') return true;
-    const t = this.timing(form);
-    return t !== null && (t.live || t.distance <= 1);
+  /** What the request's heat and priority depend on, from the route table and the store. */
+  standing(form: RequestForm): Standing {
+    const level = form.route.reach?.level ?? 'match';
+    const hotq = hotByQuery(form);
+    if (level === 'league') return { level, hotq, league: '', id: '', day: '', live: false };
+    const league = form.params.league ?? '';
+    const id = form.params.eventId ?? form.query.find(([k]) => k === 'event')?.[1] ?? '';
+    const row = league && id ? this.matchNow(league, id) : null;
+    return { level, hotq, league, id, day: row?.day ?? '', live: row?.live ?? false };
+  }
+
+  /** THE hot set, given a request's standing (of its shortest spelling). */
+  hotOf(s: Standing): boolean {
+    if (s.hotq === '0' || (s.hotq !== '1' && !this.nearDay(s.hotq))) return false;
+    if (s.level === 'league') return true;
+    return s.day !== '' && (s.live || this.distanceTo(s.day) <= 1);
   }
 
   /**
    * When a literal spelling is admitted: lower first. `shortest`: it is a request's shortest
    * spelling (`hot`: of a hot request). Hot requests come first so that they always fit.
    */
-  priority(form: RequestForm, shortest: boolean, hot: boolean): number {
-    const level = form.route.reach?.level ?? 'match';
-    if (hot) return level === 'league' ? 0 : 1;
-    if (level === 'league') return shortest ? 2 : 3;
-    const t = this.timing(form);
-    const closeness = t === null ? FAR : t.live ? 0 : Math.max(1, t.distance);
+  priorityOf(s: Standing, shortest: boolean, hot: boolean): number {
+    if (hot) return s.level === 'league' ? 0 : 1;
+    if (s.level === 'league') return shortest ? 2 : 3;
+    // A match the store does not know goes after every dated match.
+    const closeness = s.day === '' ? FAR : s.live ? 0 : Math.max(1, this.distanceTo(s.day));
     return 4 + 2 * closeness + (shortest ? 0 : 1);
+  }
+
+  /** THE hot set: is this request, in its shortest spelling, one every build must reach from files? */
+  isHot(form: RequestForm): boolean {
+    return this.hotOf(this.standing(form));
+  }
+
+  priority(form: RequestForm, shortest: boolean, hot: boolean): number {
+    return this.priorityOf(this.standing(form), shortest, hot);
   }
 }

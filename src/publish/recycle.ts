@@ -20,9 +20,9 @@ import nodeFs from 'node:fs';
 import path from 'node:path';
 import type { OutputFs } from '../util/lines.js';
 import { linesSync } from '../util/lines.js';
-import { PreviousManifest } from './previous.js';
+import { PreviousManifest, bytesOf, etagOf } from './previous.js';
 import type { ReleaseLayout } from './release.js';
-import { MANIFEST_FILE, lineageFile, releaseNames } from './release.js';
+import { MANIFEST_FILE, carryFile, lineageFile, releaseNames } from './release.js';
 
 /** What the recycled release holds for one file of the new build. */
 export interface RecycledFile {
@@ -109,6 +109,7 @@ export class Recycler {
     if (!fs.existsSync(path.join(from, MANIFEST_FILE))) return null;
     fs.renameSync(from, temp);
     fs.rmSync(lineageFile(from), { force: true });
+    fs.rmSync(carryFile(from), { force: true });
     const aside = `${temp}-manifest`;
     fs.renameSync(path.join(temp, MANIFEST_FILE), aside);
     // They are rewritten by every build, and may be the published release's own inodes: never written into.
@@ -118,8 +119,8 @@ export class Recycler {
 
   /** The recycled release's word on one file of the new build, asked in plan order. */
   find(file: string): RecycledFile | null {
-    const e = this.manifest.find(file);
-    if (e) return { etag: e.etag, bytes: e.bytes, same: !this.stale.has(file) };
+    const line = this.manifest.findLine(file);
+    if (line !== null) return { etag: etagOf(line), bytes: bytesOf(line), same: !this.stale.has(file) };
     // Not offered in step (new, or moved far in the order): rewritten, and never deleted at the end.
     this.placedLate.add(file);
     return null;

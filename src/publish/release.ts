@@ -120,6 +120,15 @@ export function lineageFile(release: string): string {
   return `${release}.written`;
 }
 
+/**
+ * Beside each release: the rule candidates its build spooled, with what their priorities depend on
+ * (rule-spool.ts), which the next build carries untouched files' candidates over from. It goes when
+ * the release goes; without it a build plans every file, as it would anyway.
+ */
+export function carryFile(release: string): string {
+  return `${release}.carry`;
+}
+
 /** The releases under the root, oldest first (names sort in publish order). */
 export function releaseNames(layout: ReleaseLayout): string[] {
   return layout.fs
@@ -187,6 +196,7 @@ export function pruneReleases(layout: ReleaseLayout, keep = 2): string[] {
   for (const dir of drop) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(lineageFile(dir), { force: true });
+    fs.rmSync(carryFile(dir), { force: true });
   }
   return drop;
 }

@@ -46,21 +46,13 @@ import { LineWriter, linesSync } from '../util/lines.js';
 import type { PlannedFile, RequestForm } from './plan.js';
 import { STATIC_PREFIX } from './plan.js';
 import type { ReachCount, ReachPolicy } from './reach.js';
-import { noReach } from './reach.js';
-import type { Spooled } from './rule-spool.js';
-import { spoolLine, unspool } from './rule-spool.js';
+import { UNCARRIED, noReach } from './reach.js';
+import { ROUTES_BY_NAME } from '../api/routes.js';
+import type { Carried } from './rule-spool.js';
+import { carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
 import { ASSET_DIR, ASSET_FILES, ASSET_HEADERS } from '../frontdoor/paths.js';
-
-export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
-/** Netlify's guidance: beyond ~10,000 rules, expect slow or failing deploys. */
-export const DEFAULT_RULE_BUDGET = 10_000;
-
-/** How the CDN finds pre-rendered files: literal rules only, or an edge function first (edge.ts). */
-export type Router = 'rules' | 'edge';
-export const ROUTERS: readonly Router[] = ['rules', 'edge'];
-
-/** Page rules at most: one per front-door asset, and `/_s/*`. */
-const MAX_PAGE_RULES = ASSET_FILES.length + 1;
+import type { Router } from './rule-settings.js';
+import { isFunction } from './rule-settings.js';
 
 export interface RuleStats {
   total: number;
@@ -74,30 +66,6 @@ export interface RuleStats {
   /** Pre-rendered requests a literal rule reaches, in their shortest spelling; and of the hot set. */
   reach: ReachCount;
 }
-
-export class RuleError extends Error {}
-
-export function checkFallback(fallback: string): string {
-  if (/^\/\.netlify\/functions\/[A-Za-z0-9_-]+$/.test(fallback)) return fallback;
-  if (/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(fallback)) return fallback.replace(/\/+$/, '');
-  throw new RuleError(
-    `--fallback must be /.netlify/functions/<name> or an http(s) origin URL, got ${JSON.stringify(fallback)}`,
-  );
-}
-
-/** Rules that every build writes whatever it admits: the floor of any rule budget. */
-export function fallbackRuleCount(routes: readonly AnyRoute[]): number {
-  return routes.reduce((n, r) => n + (1 << Object.keys(r.query).length) - 1, 0) + MAX_PAGE_RULES + 1;
-}
-
-export function checkBudget(budget: number, routes: readonly AnyRoute[]): number {
-  const floor = fallbackRuleCount(routes);
-  if (budget < floor)
-    throw new RuleError(`a rule budget of ${budget} cannot hold the ${floor} rules that route to the fallback`);
-  return budget;
-}
-
-export const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');
 
 function subsets<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
@@ -169,11 +137,12 @@ export class RulePlanner {
   }
 
   add(planned: PlannedFile, headers: { etag: string; cacheControl: string; contentType: string }): void {
-    if (!planned.file.startsWith(`${STATIC_PREFIX}/`)) {
+    const { file } = planned;
+    if (!file.startsWith(`${STATIC_PREFIX}/`)) {
       // Outside `_s/` no blanket block gives the type and CORS: the file's own block does.
       const { contentType, etag, cacheControl } = headers;
       const own = { 'Content-Type': contentType, ...CORS, ETag: etag, 'Cache-Control': cacheControl };
-      this.pinnedHeaders.push(block(`/${planned.file}`, own));
+      this.pinnedHeaders.push(block(`/${file}`, own));
     }
     const hot = new Set<RequestForm>();
     for (const request of planned.requests) {
@@ -183,25 +152,66 @@ export class RulePlanner {
         hot.add(request);
       }
     }
-    if (planned.file.startsWith(`${STATIC_PREFIX}/`)) this.allHeaders?.write(headerBlock(planned.file, headers));
+    if (file.startsWith(`${STATIC_PREFIX}/`)) this.allHeaders?.write(headerBlock(file, headers));
+    const { etag, cacheControl } = headers;
+    const spool = (form: RequestForm, k: number, rule: string, shortest: boolean) => {
+      const standing = this.reach.standing(form);
+      const p = this.reach.priorityOf(standing, shortest, hot.has(form));
+      const s = { ...standing, p, k, file, etag, cacheControl, rule, route: form.route.name };
+      this.spool.write(spoolLine({ ...s, shortest: shortest ? 1 : 0, hot: hot.has(form) ? 1 : 0 }));
+      return p;
+    };
     for (const form of planned.forms) {
       if (Object.keys(form.route.query).length) this.routes.set(form.route.name, form.route);
       // plan.ts puts each request's shortest spelling first among its spellings, the very object.
-      const shortest = planned.requests.includes(form);
-      const p = this.reach.priority(form, shortest, hot.has(form));
-      const line: Spooled = {
-        p,
-        rule: literalRule(form, planned.file),
-        k: form.query.length,
-        file: planned.file,
-        shortest: shortest ? 1 : 0,
-        hot: hot.has(form) ? 1 : 0,
-        etag: headers.etag,
-        cacheControl: headers.cacheControl,
-      };
-      this.spool.write(spoolLine(line));
+      const p = spool(form, form.query.length, literalRule(form, file), planned.requests.includes(form));
       this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
     }
+    // A request no literal rule can express is counted all the same: the next build carries its count over.
+    for (const request of planned.requests) if (!planned.forms.includes(request)) spool(request, -1, '', true);
+  }
+
+  /**
+   * A file's candidates as the published build spooled them (`lines`), carried over: the file is
+   * untouched, so only what follows the snapshot day is computed again — and the standing of a match
+   * that `changed` says changed. False when one cannot be carried over: nothing was added then.
+   * `headers`: the file's, asked for only when every file gets its own header block (edge router).
+   */
+  carry(
+    file: string,
+    lines: readonly string[],
+    changed: (league: string, id: string) => boolean,
+    headers: () => { etag: string; cacheControl: string },
+  ): boolean {
+    if (!file.startsWith(`${STATIC_PREFIX}/`)) return false;
+    const carried: Carried[] = [];
+    for (const line of lines) {
+      const c = uncarry(line);
+      if (!c || c.hotq === UNCARRIED) return false;
+      carried.push(c);
+    }
+    for (const c of carried) {
+      if (c.level === 'match' && c.league && c.id && changed(c.league, c.id)) {
+        const now = this.reach.matchNow(c.league, c.id);
+        c.day = now?.day ?? '';
+        c.live = now?.live ?? false;
+      }
+      const hot = c.shortest === 1 && this.reach.hotOf(c);
+      const p = this.reach.priorityOf(c, c.shortest === 1, hot);
+      this.spool.write(carriedLine(c, p, hot ? 1 : 0));
+      if (c.shortest) {
+        this.counted.requests++;
+        if (hot) this.counted.hot++;
+      }
+      if (c.k < 0) continue;
+      if (!this.routes.has(c.route)) {
+        const route = ROUTES_BY_NAME.get(c.route);
+        if (route && Object.keys(route.query).length) this.routes.set(c.route, route);
+      }
+      this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
+    }
+    this.allHeaders?.write(headerBlock(file, headers()));
+    return true;
   }
 
   /** Stop spooling (idempotent); `finish` reads what was spooled. */
@@ -221,8 +231,8 @@ export class RulePlanner {
     return { below: Number.POSITIVE_INFINITY, atCut: 0 };
   }
 
-  /** Write `_redirects` and `_headers` into `dir`. */
-  finish(dir: string): RuleStats {
+  /** Write `_redirects` and `_headers` into `dir`; keep the spool as `spoolTo` (the next build carries from it). */
+  finish(dir: string, spoolTo?: string): RuleStats {
     this.close();
     const escapes = [...this.routes.values()].flatMap((route) =>
       subsets(Object.keys(route.query)).map((keys) => ({
@@ -253,6 +263,7 @@ export class RulePlanner {
     let atCut = 0;
     for (const line of linesSync(this.spool.file, this.fs)) {
       const s = unspool(line);
+      if (s.k < 0) continue;
       if (s.p > cut.below || (s.p === cut.below && atCut++ >= cut.atCut)) continue;
       groups[s.k]!.write(`${s.rule}\n`);
       literals++;
@@ -276,6 +287,7 @@ export class RulePlanner {
     for (const rule of pages) out.write(`${rule}\n`);
     out.write(`/* ${isFunction(this.fallback) ? this.fallback : `${this.fallback}/:splat`} 200!\n`);
     out.close();
+    if (spoolTo) this.fs.renameSync(this.spool.file, spoolTo);
     this.fs.rmSync(this.workDir, { recursive: true, force: true });
     return {
       total: literals + escapes.length + pages.length + 1,

@@ -17,16 +17,17 @@ import { BUILD_INFO_FILE, buildInfoJson } from './build-info.js';
 import type { BuildScope } from './scope.js';
 import { affected, topic } from '../api/reads.js';
 import { FilePlacer } from './place.js';
-import { PreviousManifest } from './previous.js';
-import type { PreviousFile } from './previous.js';
+import { PreviousManifest, bytesOf, parsePrevious } from './previous.js';
+import { InStep } from './in-step.js';
+import { spooledFile } from './rule-spool.js';
 import { formUrl, planItems, planOf } from './plan.js';
 import type { PlanItem, PlannedFile } from './plan.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import { runJob } from './render-job.js';
 import { RenderPool, storeState } from './render-pool.js';
-import { MANIFEST_FILE } from './release.js';
+import { MANIFEST_FILE, carryFile } from './release.js';
 import { RulePlanner } from './rules.js';
-import type { Router } from './rules.js';
+import type { Router } from './rule-settings.js';
 import { copyAssets } from '../frontdoor/assets.js';
 import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
@@ -110,38 +111,62 @@ export async function writeRelease(
     threads.pool = await startPool(store, temp, previous, reuse, !!recycler, clock, opts);
     return threads.pool;
   };
+  // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
+  // it is not planned again unless they cannot be carried over.
+  const carried = scope.kind === 'changes' && previous ? new InStep(carryFile(previous), spooledFile) : null;
+  const matchChanged = (league: string, id: string) =>
+    scope.kind === 'changes' && scope.topics.has(topic.match(league, id));
+  const recordCarried = (head: Carried) => {
+    const { item, line, spooled } = head;
+    counts.files++;
+    counts.bytes += bytesOf(line);
+    manifest.write(`${line}\n`);
+    const rulesCarried = spooled !== null && rules.carry(item.file, spooled, matchChanged, () => parsePrevious(line));
+    if (!rulesCarried || edge) {
+      const entry = parsePrevious(line);
+      const file = planOf(item, entry.keys);
+      if (!rulesCarried) rules.add(file, entry);
+      edge?.add(file);
+    }
+    counts.unchanged++;
+    opts.onFile?.(false);
+  };
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
-  type Pending =
-    | { file: PlannedFile; kept: PreviousFile; linked: Promise<boolean>; rec: RecycledFile | null }
-    | { file: PlannedFile; result: Promise<JobResult> };
+  type Carried = {
+    item: PlanItem;
+    line: string;
+    spooled: string[] | null;
+    linked: true | Promise<boolean>;
+    rec: RecycledFile | null;
+  };
+  type Pending = Carried | { file: PlannedFile; result: Promise<JobResult> };
   const pending: Pending[] = [];
   const settle = async (keep: number) => {
     while (pending.length > keep) {
       const head = pending[0]!;
-      if ('kept' in head) {
-        if (await head.linked) {
+      if ('line' in head) {
+        if (head.linked === true || (await head.linked)) {
           pending.shift();
-          record(head.file, head.kept, head.kept.line);
-          counts.unchanged++;
-          opts.onFile?.(false);
+          recordCarried(head);
           continue;
         }
         // The published file could not be carried over: render it after all, in its place in the order.
         counts.rendered++;
-        const file = planOf(head.file);
-        const job = jobOf(file, head.kept, head.rec);
+        const file = planOf(head.item);
+        const job = jobOf(file, parsePrevious(head.line), head.rec);
         pending[0] = { file, result: runJob(job, store, clock, placer) };
       }
       threads.pool?.flush();
-      const r = await (pending[0] as { result: Promise<JobResult> }).result;
+      const current = pending[0] as { file: PlannedFile; result: Promise<JobResult> };
+      const r = await current.result;
       pending.shift();
       if (!r.ok) {
         fail(r.error);
         continue;
       }
-      record(head.file, r);
+      record(current.file, r);
       counts[r.placed]++;
-      if (r.placed !== 'unchanged') rewritten.push(head.file.file);
+      if (r.placed !== 'unchanged') rewritten.push(current.file.file);
       opts.onFile?.(false);
     }
   };
@@ -150,20 +175,23 @@ export async function writeRelease(
     opts.onPlanned?.(previousFiles);
     for (const item of planItems(store)) {
       if (++planned > previousFiles) opts.onPlanned?.(1);
-      const before = known.find(item.file);
+      // Each of these is read in step with the plan, so each is asked about every file.
+      const line = known.findLine(item.file);
       const rec = recycler?.find(item.file) ?? null;
-      if (before && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
-        const file = planOf(item, before.keys);
-        pending.push({ file, kept: before, linked: placer.keep(file.file, rec), rec });
+      const spooled = carried?.take(item.file) ?? null;
+      if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
+        const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
+        pending.push({ item, line, spooled, linked, rec });
       } else {
         const file = planOf(item);
         counts.rendered++;
         const pool = await poolNow();
-        const job = jobOf(file, before, rec);
+        const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
         pending.push({ file, result: pool ? pool.run(job) : runJob(job, store, clock, placer) });
       }
       // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
-      await settle(threads.pool ? IN_FLIGHT : IN_PROCESS);
+      const window = threads.pool ? IN_FLIGHT : IN_PROCESS;
+      if (pending.length > window) await settle(window >> 1);
     }
     await settle(0);
   } finally {
@@ -171,6 +199,7 @@ export async function writeRelease(
     manifest.close();
     rules.close();
     known.close();
+    carried?.close();
     recycler?.close();
   }
   // What the recycled release held that this build does not have (the rest is the build's now).
@@ -178,7 +207,7 @@ export async function writeRelease(
   rewritten.push(...placer.copied);
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
-  const ruleStats = rules.finish(temp);
+  const ruleStats = rules.finish(temp, carryFile(temp));
   const edgeStats = edge ? await writeRouter(temp, edge, fs) : null;
   if (counts.failed) {
     throw new BuildError(

@@ -43,8 +43,11 @@ export class LineWriter {
   }
 }
 
-/** Lines of a text file, read in fixed-size chunks: memory stays flat however long the file is. */
-export function* linesSync(file: string, fs: OutputFs = nodeFs): Generator<string> {
+/**
+ * Lines of a text file, read in fixed-size chunks: memory stays flat however long the file is.
+ * `whole`: leave out a last line without its line break (what a cut-off write leaves).
+ */
+export function* linesSync(file: string, fs: OutputFs = nodeFs, whole = false): Generator<string> {
   const fd = fs.openSync(file, 'r');
   const buf = Buffer.alloc(1 << 16);
   // A chunk may end inside a multi-byte character; the decoder carries it over.
@@ -58,7 +61,7 @@ export function* linesSync(file: string, fs: OutputFs = nodeFs): Generator<strin
       yield* lines;
     }
     rest += decoder.end();
-    if (rest) yield rest;
+    if (rest && !whole) yield rest;
   } finally {
     fs.closeSync(fd);
   }

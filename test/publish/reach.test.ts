@@ -17,7 +17,7 @@ import type { PlannedFile, RequestForm } from '../../src/publish/plan.js';
 import { buildPlan, defaultSpelling } from '../../src/publish/plan.js';
 import { ReachPolicy } from '../../src/publish/reach.js';
 import { currentRelease } from '../../src/publish/release.js';
-import { fallbackRuleCount } from '../../src/publish/rules.js';
+import { fallbackRuleCount } from '../../src/publish/rule-settings.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { parseYmd } from '../../src/util/time.js';
 import { buildInto, demoStore } from './helpers.js';

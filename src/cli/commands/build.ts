@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { build, BuildError } from '../../publish/build.js';
 import type { BuildSummary } from '../../publish/build.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules.js';
-import type { Router } from '../../publish/rules.js';
+import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rule-settings.js';
+import type { Router } from '../../publish/rule-settings.js';
 import { EDGE_LIMIT_BYTES, EdgeError } from '../../publish/edge.js';
 import { FUNCTION_LIMIT_BYTES, FunctionTooLarge, describeFunctionSize } from '../../publish/function-size.js';
 import { Progress } from '../progress.js';

@@ -1,0 +1,95 @@
+/**
+ * A file a build wrote in plan order (route table, then store order), read by key while the next
+ * build streams in the same order — without loading it. It is read in step with the build, a bounded
+ * window ahead: entries that appear, vanish or move only cost a window's worth of lookahead, and a key
+ * not found in the window is simply treated as unknown by the caller. Memory stays bounded by the
+ * window, whatever the store size. Consecutive lines with one key are one entry.
+ */
+import { linesSync } from '../util/lines.js';
+import nodeFs from 'node:fs';
+
+export class InStep {
+  private readonly lines: Generator<string> | null;
+  /** Entries read ahead, by key, oldest first. */
+  private readonly pending = new Map<string, string[]>();
+  /** The line read past the end of the last entry: the first of the next. */
+  private next: string | null = null;
+  private done = false;
+
+  constructor(
+    file: string | null,
+    private readonly keyOf: (line: string) => string,
+    private readonly window = 4096,
+    /** Told of every entry passed by without being taken (and, on `drain`, of all the rest). */
+    private readonly onUnclaimed?: (key: string) => void,
+  ) {
+    // A last line without its line break was cut off: it is not an entry.
+    this.lines = file && nodeFs.existsSync(file) ? linesSync(file, nodeFs, true) : null;
+    if (!this.lines) this.done = true;
+  }
+
+  private line(): string | null {
+    if (this.next !== null) {
+      const line = this.next;
+      this.next = null;
+      return line;
+    }
+    while (!this.done) {
+      const read = this.lines!.next();
+      if (read.done) this.done = true;
+      else if (read.value) return read.value;
+    }
+    return null;
+  }
+
+  /** The next entry in the file, or null at its end. */
+  private entry(): { key: string; lines: string[] } | null {
+    const first = this.line();
+    if (first === null) return null;
+    const key = this.keyOf(first);
+    const lines = [first];
+    for (let line = this.line(); line !== null; line = this.line()) {
+      if (this.keyOf(line) !== key) {
+        this.next = line;
+        break;
+      }
+      lines.push(line);
+    }
+    return { key, lines };
+  }
+
+  /** The entry for `key`, if the file has it within the window. */
+  take(key: string): string[] | null {
+    const hit = this.pending.get(key);
+    if (hit !== undefined) {
+      this.pending.delete(key);
+      return hit;
+    }
+    for (let read = 0; read < this.window; read++) {
+      const e = this.entry();
+      if (!e) break;
+      if (e.key === key) return e.lines;
+      this.pending.set(e.key, e.lines);
+      // Oldest first out: what the build passed by long ago has vanished or moved far.
+      if (this.pending.size > this.window) {
+        const oldest = this.pending.keys().next().value!;
+        this.pending.delete(oldest);
+        this.onUnclaimed?.(oldest);
+      }
+    }
+    return null;
+  }
+
+  /** Read to the end: every entry not taken so far is unclaimed. */
+  drain(): void {
+    for (let e = this.entry(); e; e = this.entry()) this.onUnclaimed?.(e.key);
+    for (const key of this.pending.keys()) this.onUnclaimed?.(key);
+    this.pending.clear();
+  }
+
+  close(): void {
+    if (!this.done) this.lines?.return(undefined);
+    this.done = true;
+    this.next = null;
+  }
+}

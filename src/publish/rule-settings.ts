@@ -1,0 +1,41 @@
+/**
+ * What a build's rules are made with, chosen on the command line: the fallback the rules send
+ * everything else to, the rule budget, and how the CDN finds files (rules.ts says how they are used).
+ */
+import type { AnyRoute } from '../api/route.js';
+import { ASSET_FILES } from '../frontdoor/paths.js';
+
+export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
+/** Netlify's guidance: beyond ~10,000 rules, expect slow or failing deploys. */
+export const DEFAULT_RULE_BUDGET = 10_000;
+
+/** How the CDN finds pre-rendered files: literal rules only, or an edge function first (edge.ts). */
+export type Router = 'rules' | 'edge';
+export const ROUTERS: readonly Router[] = ['rules', 'edge'];
+
+/** Page rules at most: one per front-door asset, and `/_s/*`. */
+const MAX_PAGE_RULES = ASSET_FILES.length + 1;
+
+export class RuleError extends Error {}
+
+export function checkFallback(fallback: string): string {
+  if (/^\/\.netlify\/functions\/[A-Za-z0-9_-]+$/.test(fallback)) return fallback;
+  if (/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(fallback)) return fallback.replace(/\/+$/, '');
+  throw new RuleError(
+    `--fallback must be /.netlify/functions/<name> or an http(s) origin URL, got ${JSON.stringify(fallback)}`,
+  );
+}
+
+/** Rules that every build writes whatever it admits: the floor of any rule budget. */
+export function fallbackRuleCount(routes: readonly AnyRoute[]): number {
+  return routes.reduce((n, r) => n + (1 << Object.keys(r.query).length) - 1, 0) + MAX_PAGE_RULES + 1;
+}
+
+export function checkBudget(budget: number, routes: readonly AnyRoute[]): number {
+  const floor = fallbackRuleCount(routes);
+  if (budget < floor)
+    throw new RuleError(`a rule budget of ${budget} cannot hold the ${floor} rules that route to the fallback`);
+  return budget;
+}
+
+export const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');

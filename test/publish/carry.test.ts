@@ -1,0 +1,149 @@
+/**
+ * Carrying untouched files over: a build keeps the rule candidates it spooled beside its release,
+ * and the next build takes an untouched file's candidates from there instead of planning the file
+ * again, computing anew only what the snapshot day moves (priorities, the hot set). Whether the carry
+ * file is there, missing or cut off, the release is the one a full build of the same store gives.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ROUTES } from '../../src/api/routes.js';
+import { carryFile, currentRelease } from '../../src/publish/release.js';
+import { fallbackRuleCount } from '../../src/publish/rule-settings.js';
+import { spooledFile } from '../../src/publish/rule-spool.js';
+import { openStore } from '../../src/store/db.js';
+import { matchdayNoon, syncAt } from '../demo/helpers.js';
+import { tempDir } from '../helpers/store.js';
+import { buildInto, treeState } from './helpers.js';
+
+const plans = vi.hoisted(() => ({ count: 0, files: new Set<string>() }));
+vi.mock('../../src/publish/plan.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/publish/plan.js')>();
+  return {
+    ...original,
+    planOf: (...args: Parameters<typeof original.planOf>) => {
+      plans.count++;
+      plans.files.add(args[0].file);
+      return original.planOf(...args);
+    },
+  };
+});
+
+const LEAGUES = ['eng.1'];
+const SCALE = 0.3;
+const DAY = 86_400_000;
+/** Tight enough that which literals are admitted depends on every candidate's priority. */
+const BUDGET = fallbackRuleCount(ROUTES) + 60;
+
+let dir: string;
+/** The state before the day moved: a store synced at a matchday's noon, and its published build. */
+let base: string;
+let noon: Date;
+/** The files the build with its carry file intact planned. */
+let plannedIntact: ReadonlySet<string> = new Set();
+
+function resetPlans(): void {
+  plans.count = 0;
+  plans.files = new Set();
+}
+
+beforeAll(async () => {
+  dir = tempDir('fds-carry-');
+  base = path.join(dir, 'base');
+  fs.mkdirSync(base);
+  noon = matchdayNoon(LEAGUES, '20260321', 1, SCALE);
+  const db = openStore(path.join(base, 'store.sqlite'));
+  try {
+    await syncAt(db, LEAGUES, noon, 1, SCALE);
+  } finally {
+    db.close();
+  }
+  await buildInto(path.join(base, 'store.sqlite'), path.join(base, 'dist'), { ruleBudget: BUDGET });
+  // A day on: every match's distance to the snapshot day moves, and with it every priority.
+  const later = openStore(path.join(base, 'store.sqlite'));
+  try {
+    await syncAt(later, LEAGUES, new Date(noon.getTime() + DAY), 1, SCALE);
+  } finally {
+    later.close();
+  }
+}, 120_000);
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A copy of the state before the day moved (hard links and the relative `dist` link kept). */
+function copyOfBase(name: string): { db: string; out: string } {
+  const to = path.join(dir, name);
+  execFileSync('cp', ['-a', base, to]);
+  return { db: path.join(to, 'store.sqlite'), out: path.join(to, 'dist') };
+}
+
+const contentOf = (out: string) => new Map([...treeState(out)].map(([f, s]) => [f, s.sha]));
+
+async function fullBuildOf(db: string): Promise<Map<string, string>> {
+  const out = path.join(tempDir('fds-carry-full-'), 'dist');
+  await buildInto(db, out, { full: true, ruleBudget: BUDGET });
+  return contentOf(out);
+}
+
+describe('carrying untouched files over', () => {
+  it('keeps the rule candidates beside the published release, and drops them with it', async () => {
+    const { db, out } = copyOfBase('kept');
+    const first = currentRelease(out)!;
+    expect(fs.existsSync(carryFile(first))).toBe(true);
+    // Full builds: each publishes a release, whatever changed.
+    for (let i = 0; i < 3; i++) await buildInto(db, out, { ruleBudget: BUDGET, keepReleases: 1, full: true });
+    const release = currentRelease(out)!;
+    expect(release).not.toBe(first);
+    expect(fs.existsSync(carryFile(release))).toBe(true);
+    // Pruned releases take their carry files with them.
+    expect(fs.existsSync(first)).toBe(false);
+    expect(fs.existsSync(carryFile(first))).toBe(false);
+    const root = path.dirname(release);
+    const carries = fs.readdirSync(root).filter((n) => n.endsWith('.carry'));
+    const releases = fs.readdirSync(root).filter((n) => /^r-\d+$/.test(n));
+    expect(carries.sort()).toEqual(releases.map((r) => `${r}.carry`).sort());
+  });
+
+  it('plans only the files a day of changes touched, and publishes what a full build gives', async () => {
+    const { db, out } = copyOfBase('intact');
+    const before = fs.readFileSync(path.join(out, '_redirects'), 'utf8');
+    resetPlans();
+    const { summary } = await buildInto(db, out, { ruleBudget: BUDGET });
+    plannedIntact = new Set(plans.files);
+    expect(summary.mode).toBe('incremental');
+    expect(summary.unchanged).toBeGreaterThan(summary.rendered);
+    // Every file planned was rendered: the untouched ones were carried over without planning.
+    expect(plans.count).toBe(summary.rendered);
+    // The day moved the priorities of files no change touched: the rules show it.
+    expect(fs.readFileSync(path.join(out, '_redirects'), 'utf8')).not.toBe(before);
+    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+  });
+
+  it('plans every file again without the carry file, and publishes the same', async () => {
+    const { db, out } = copyOfBase('missing');
+    fs.rmSync(carryFile(currentRelease(out)!));
+    resetPlans();
+    const { summary } = await buildInto(db, out, { ruleBudget: BUDGET });
+    expect(summary.mode).toBe('incremental');
+    expect(plans.count).toBe(summary.files);
+    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+  });
+
+  it('does not carry a cut-off last line over, and publishes the same', async () => {
+    expect(plannedIntact.size).toBeGreaterThan(0);
+    const { db, out } = copyOfBase('cut');
+    const carry = carryFile(currentRelease(out)!);
+    const lines = fs.readFileSync(carry, 'utf8').split('\n');
+    // Cut inside the rule (the last field) of a line of a file no change touched: the cut line still
+    // names its file.
+    const at = lines.findIndex((l) => l.includes('\t_s/') && !plannedIntact.has(spooledFile(l)));
+    const cutFile = spooledFile(lines[at]!);
+    expect(cutFile.startsWith('_s/')).toBe(true);
+    fs.writeFileSync(carry, [...lines.slice(0, at), lines[at]!.slice(0, -5)].join('\n'));
+    resetPlans();
+    await buildInto(db, out, { ruleBudget: BUDGET });
+    expect(plans.files.has(cutFile)).toBe(true);
+    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+  });
+});
