@@ -14,6 +14,7 @@ export class InStep {
   private readonly pending = new Map<string, string[]>();
   /** The line read past the end of the last entry: the first of the next. */
   private next: string | null = null;
+  private nextKey: string | null = null;
   private done = false;
 
   constructor(
@@ -32,6 +33,7 @@ export class InStep {
     if (this.next !== null) {
       const line = this.next;
       this.next = null;
+      this.nextKey = null;
       return line;
     }
     while (!this.done) {
@@ -44,13 +46,16 @@ export class InStep {
 
   /** The next entry in the file, or null at its end. */
   private entry(): { key: string; lines: string[] } | null {
+    const known = this.nextKey;
     const first = this.line();
     if (first === null) return null;
-    const key = this.keyOf(first);
+    const key = known ?? this.keyOf(first);
     const lines = [first];
     for (let line = this.line(); line !== null; line = this.line()) {
-      if (this.keyOf(line) !== key) {
+      const next = this.keyOf(line);
+      if (next !== key) {
         this.next = line;
+        this.nextKey = next;
         break;
       }
       lines.push(line);
@@ -91,5 +96,6 @@ export class InStep {
     if (!this.done) this.lines?.return(undefined);
     this.done = true;
     this.next = null;
+    this.nextKey = null;
   }
 }

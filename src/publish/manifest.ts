@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import readline from 'node:readline';
+import { linesSync } from '../util/lines.js';
 
 export interface ManifestEntry {
   file: string;
@@ -49,17 +50,36 @@ export function readManifestSync(file: string): ManifestEntry[] {
     .map((l) => JSON.parse(l) as ManifestEntry);
 }
 
+/** A manifest line's byte count without parsing it: `manifestLine` writes it last. */
+export function bytesOf(line: string): number {
+  const at = line.lastIndexOf('"bytes":');
+  const n = at === -1 ? Number.NaN : Number.parseInt(line.slice(at + 8), 10);
+  return Number.isSafeInteger(n) ? n : (JSON.parse(line) as ManifestEntry).bytes;
+}
+
+const ETAG_KEY = '"etag":"\\"';
+const PLAIN_TAG = /^[A-Za-z0-9_+/=-]*$/;
+
+/** A manifest line's ETag without parsing it (ours are quoted base64url digests). */
+export function etagOf(line: string): string {
+  const at = line.indexOf(ETAG_KEY);
+  if (at !== -1) {
+    const start = at + ETAG_KEY.length;
+    const tag = line.slice(start, line.indexOf('\\"', start));
+    if (PLAIN_TAG.test(tag)) return `"${tag}"`;
+  }
+  return (JSON.parse(line) as ManifestEntry).etag;
+}
+
 /** How many files a manifest lists and their bytes (none when there is no manifest). */
 export async function countManifest(file: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
-  try {
-    for await (const entry of readManifest(file)) {
-      files++;
-      bytes += entry.bytes;
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  if (!fs.existsSync(file)) return { files, bytes };
+  for (const line of linesSync(file)) {
+    if (!line) continue;
+    files++;
+    bytes += bytesOf(line);
   }
   return { files, bytes };
 }

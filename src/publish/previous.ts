@@ -23,27 +23,6 @@ function fileOf(line: string): string {
 export const parsePrevious = (line: string): PreviousFile =>
   Object.assign(JSON.parse(line) as ManifestEntry, { line: `${line}\n` });
 
-/** A manifest line's byte count without parsing it: `manifestLine` writes it last. */
-export function bytesOf(line: string): number {
-  const at = line.lastIndexOf('"bytes":');
-  const n = at === -1 ? Number.NaN : Number.parseInt(line.slice(at + 8), 10);
-  return Number.isSafeInteger(n) ? n : (JSON.parse(line) as ManifestEntry).bytes;
-}
-
-const ETAG_KEY = '"etag":"\\"';
-const PLAIN_TAG = /^[A-Za-z0-9_+/=-]*$/;
-
-/** A manifest line's ETag without parsing it (ours are quoted base64url digests). */
-export function etagOf(line: string): string {
-  const at = line.indexOf(ETAG_KEY);
-  if (at !== -1) {
-    const start = at + ETAG_KEY.length;
-    const tag = line.slice(start, line.indexOf('\\"', start));
-    if (PLAIN_TAG.test(tag)) return `"${tag}"`;
-  }
-  return (JSON.parse(line) as ManifestEntry).etag;
-}
-
 export class PreviousManifest {
   private readonly entries: InStep;
 

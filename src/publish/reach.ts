@@ -78,9 +78,17 @@ export class ReachPolicy {
     this.day = Math.floor(at.getTime() / DAY_MS);
   }
 
+  /** Distances by day: a build asks about a few hundred days, once per candidate. */
+  private readonly distances = new Map<string, number>();
+
   private distanceTo(day: string): number {
-    const d = parseYmd(day);
-    return d ? Math.abs(Math.floor(d.getTime() / DAY_MS) - this.day) : FAR;
+    let distance = this.distances.get(day);
+    if (distance === undefined) {
+      const d = parseYmd(day);
+      distance = d ? Math.abs(Math.floor(d.getTime() / DAY_MS) - this.day) : FAR;
+      if (this.distances.size < 1 << 16) this.distances.set(day, distance);
+    }
+    return distance;
   }
 
   /** Yesterday, today or tomorrow, in UTC days around the snapshot. */

@@ -20,7 +20,8 @@ import nodeFs from 'node:fs';
 import path from 'node:path';
 import type { OutputFs } from '../util/lines.js';
 import { linesSync } from '../util/lines.js';
-import { PreviousManifest, bytesOf, etagOf } from './previous.js';
+import { bytesOf, etagOf } from './manifest.js';
+import { PreviousManifest } from './previous.js';
 import type { ReleaseLayout } from './release.js';
 import { MANIFEST_FILE, carryFile, lineageFile, releaseNames } from './release.js';
 

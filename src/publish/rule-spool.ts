@@ -96,6 +96,13 @@ export function unspool(line: string): Spooled {
   };
 }
 
+/** A spooled line's priority and number of conditions, without splitting the rest. */
+export function spooledRank(line: string): { p: number; k: number } {
+  const afterP = line.indexOf('\t');
+  const afterHot = line.indexOf('\t', afterP + 1);
+  return { p: Number(line.slice(0, afterP)), k: Number(line.slice(afterHot + 1, line.indexOf('\t', afterHot + 1))) };
+}
+
 /** The file a spooled line is for, without splitting the rest. */
 export function spooledFile(line: string): string {
   let start = 0;

@@ -49,7 +49,7 @@ import type { ReachCount, ReachPolicy } from './reach.js';
 import { UNCARRIED, noReach } from './reach.js';
 import { ROUTES_BY_NAME } from '../api/routes.js';
 import type { Carried } from './rule-spool.js';
-import { carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
+import { carriedLine, spoolLine, spooledRank, uncarry, unspool } from './rule-spool.js';
 import { ASSET_DIR, ASSET_FILES, ASSET_HEADERS } from '../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
@@ -262,9 +262,11 @@ export class RulePlanner {
     let literals = 0;
     let atCut = 0;
     for (const line of linesSync(this.spool.file, this.fs)) {
+      // Most candidates are not admitted: only their priority and rule size are read.
+      const { p, k } = spooledRank(line);
+      if (k < 0) continue;
+      if (p > cut.below || (p === cut.below && atCut++ >= cut.atCut)) continue;
       const s = unspool(line);
-      if (s.k < 0) continue;
-      if (s.p > cut.below || (s.p === cut.below && atCut++ >= cut.atCut)) continue;
       groups[s.k]!.write(`${s.rule}\n`);
       literals++;
       reach.reached += s.shortest;
