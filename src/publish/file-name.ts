@@ -23,14 +23,10 @@ export function fileDir(path: string): string {
   return [STATIC_PREFIX, ...path.split('/').slice(1, 1 + DIR_SEGMENTS)].join('/');
 }
 
-/** The file's name without `.json`: the path past the directory, then `queryName` (`index` for none). */
-export function fileBase(path: string, queryName: string): string {
-  return [...path.split('/').slice(1 + DIR_SEGMENTS), queryName].join(JOIN);
-}
-
-/** Release-relative path of the file for a request path and the name of its query. */
-export function fileAt(path: string, queryName: string): string {
-  return `${fileDir(path)}/${fileBase(path, queryName)}.json`;
+/** Release-relative path of the file for a request path's segments (after its leading `/`) and the name of its query. */
+export function fileOfSegments(segments: readonly string[], queryName: string): string {
+  const dir = segments.slice(0, DIR_SEGMENTS).join('/');
+  return `${STATIC_PREFIX}/${dir}/${[...segments.slice(DIR_SEGMENTS), queryName].join(JOIN)}.json`;
 }
 
 export const NAME_JOIN = JOIN;

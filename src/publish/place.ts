@@ -113,7 +113,11 @@ export class FilePlacer {
     return existed ? 'changed' : 'added';
   }
 
-  private async link(file: string, target: string, recycled: RecycledFile | null = null): Promise<boolean> {
+  private async link(
+    file: string,
+    target: string,
+    recycled: Pick<RecycledFile, 'same'> | null = null,
+  ): Promise<boolean> {
     if (this.recycled) {
       if (recycled?.same) return true;
       await this.ensureDir(path.dirname(target));
@@ -136,7 +140,7 @@ export class FilePlacer {
   }
 
   /** The recycled release's file already is the published one: carrying it over takes nothing. */
-  standsAsIs(recycled: RecycledFile | null): true | false {
+  standsAsIs(recycled: Pick<RecycledFile, 'same'> | null): boolean {
     return this.recycled && this.previous !== null && recycled?.same === true;
   }
 
@@ -144,7 +148,7 @@ export class FilePlacer {
    * Carry a file the build did not need to render over from the previous release: a hard link, or
    * a copy where links fail. False when the previous release does not have it (render it then).
    */
-  async keep(file: string, recycled: RecycledFile | null = null): Promise<boolean> {
+  async keep(file: string, recycled: Pick<RecycledFile, 'same'> | null = null): Promise<boolean> {
     if (!this.previous) return false;
     const target = path.join(this.release, file);
     const old = path.join(this.previous, file);

@@ -4,7 +4,7 @@
  * the CDN rules may map onto it. Enumerators stream from the store, and so does the plan.
  */
 import { TOKEN } from '../api/netlify-query.js';
-import { NAME_JOIN, fileAt } from './file-name.js';
+import { NAME_JOIN, fileOfSegments } from './file-name.js';
 import { formatQuery } from '../api/query.js';
 import type { ResolvedRequest } from '../api/resolve.js';
 import { resolveRoute } from '../api/resolve.js';
@@ -78,7 +78,7 @@ export function fileFor(path: string, query: Readonly<Record<string, string>>): 
         throw new PlanError(`cannot name a file for ${path} ${k}=${JSON.stringify(v)}`);
       return `${k}-${v}`;
     });
-  return fileAt(path, pairs.length ? pairs.join(',') : 'index');
+  return fileOfSegments(segments, pairs.length ? pairs.join(',') : 'index');
 }
 
 function aliasesOf(route: AnyRoute, req: PrerenderRequest): Array<{ route: AnyRoute; req: PrerenderRequest }> {

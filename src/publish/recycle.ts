@@ -25,6 +25,21 @@ import { PreviousManifest } from './previous.js';
 import type { ReleaseLayout } from './release.js';
 import { MANIFEST_FILE, carryFile, lineageFile, releaseNames } from './release.js';
 
+/**
+ * The recycled release's word on one file of the new build: whether it is the published one, and its
+ * manifest line (read only when the file is rendered: `recycledFile`).
+ */
+export interface RecycledClaim {
+  same: boolean;
+  line: string;
+}
+
+export const recycledFile = (c: RecycledClaim): RecycledFile => ({
+  etag: etagOf(c.line),
+  bytes: bytesOf(c.line),
+  same: c.same,
+});
+
 /** What the recycled release holds for one file of the new build. */
 export interface RecycledFile {
   etag: string;
@@ -119,9 +134,9 @@ export class Recycler {
   }
 
   /** The recycled release's word on one file of the new build, asked in plan order. */
-  find(file: string): RecycledFile | null {
+  find(file: string): RecycledClaim | null {
     const line = this.manifest.findLine(file);
-    if (line !== null) return { etag: etagOf(line), bytes: bytesOf(line), same: !this.stale.has(file) };
+    if (line !== null) return { line, same: !this.stale.has(file) };
     // Not offered in step (new, or moved far in the order): rewritten, and never deleted at the end.
     this.placedLate.add(file);
     return null;

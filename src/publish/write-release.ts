@@ -32,7 +32,8 @@ import { copyAssets } from '../frontdoor/assets.js';
 import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
-import type { Recycler, RecycledFile } from './recycle.js';
+import type { RecycledClaim, Recycler } from './recycle.js';
+import { recycledFile } from './recycle.js';
 
 const MAX_REPORTED_FAILURES = 20;
 
@@ -137,7 +138,7 @@ export async function writeRelease(
     line: string;
     spooled: string[] | null;
     linked: true | Promise<boolean>;
-    rec: RecycledFile | null;
+    rec: RecycledClaim | null;
   };
   type Pending = Carried | { file: PlannedFile; result: Promise<JobResult> };
   const pending: Pending[] = [];
@@ -228,7 +229,7 @@ const IN_FLIGHT = 512;
 /** Writes in flight when the build renders in its own thread. */
 const IN_PROCESS = 32;
 
-function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledFile | null): RenderJob {
+function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledClaim | null): RenderJob {
   const { path: urlPath, query } = file.request;
   if (!file.resolved) throw new Error(`${file.file}: rendered without resolving its request`);
   return {
@@ -240,7 +241,7 @@ function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: Recycl
     query: file.resolved.query,
     key: file.resolved.key!,
     before: before && { etag: before.etag, bytes: before.bytes },
-    recycled,
+    recycled: recycled && recycledFile(recycled),
   };
 }
 

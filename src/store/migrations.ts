@@ -96,6 +96,22 @@ function playEnds(db: DB): void {
   });
 }
 
+/** A match's scores as the change feed lists them: the same expression the writer stores them with. */
+export const HOME_SCORE = `->> '$.competitors[0].score'`;
+export const AWAY_SCORE = `->> '$.competitors[1].score'`;
+
+/**
+ * 6: each match's scores beside its record, so the change feed lists thousands of matches without
+ * reading their records. Typed ANY: the feed gives a score as the record has it, text or number.
+ */
+function scoreColumns(db: DB): void {
+  if (!columnsOf(db, 'matches').includes('home_score')) {
+    db.exec('ALTER TABLE matches ADD COLUMN home_score ANY');
+    db.exec('ALTER TABLE matches ADD COLUMN away_score ANY');
+  }
+  db.exec(`UPDATE matches SET home_score = record_json ${HOME_SCORE}, away_score = record_json ${AWAY_SCORE}`);
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   /* 1: the normalized store */ `
   CREATE TABLE store_meta (
@@ -254,6 +270,7 @@ export const MIGRATIONS: readonly Migration[] = [
   compactStore,
   deriveEvents,
   playEnds,
+  scoreColumns,
 ];
 
 /** The first version whose store is compact: migrating from below it frees much space (VACUUM). */

@@ -75,10 +75,13 @@ export class SnapshotQueries {
          ORDER BY snapshot, kind, league_slug, key`,
       ),
       list: db.prepare('SELECT id, at FROM snapshots WHERE at IS NOT NULL AND id > ? ORDER BY id DESC LIMIT ?'),
-      of: db.prepare(
-        `SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot = ?
+      ofKinds: db.prepare(
+        `SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot = ? AND kind IN (SELECT value FROM json_each(?))
          ORDER BY kind, league_slug, key`,
       ),
+      leaguesOf: db
+        .prepare(`SELECT DISTINCT league_slug FROM changes WHERE snapshot = ? AND league_slug <> ''`)
+        .pluck(),
     };
   }
 
@@ -106,8 +109,14 @@ export class SnapshotQueries {
     return this.s.list.all(since, limit) as Snapshot[];
   }
 
-  changesOf(id: number): ChangeRow[] {
-    return this.s.of.all(id) as ChangeRow[];
+  /** What snapshot `id` changed, of these kinds only. */
+  changesOfKinds(id: number, kinds: readonly string[]): ChangeRow[] {
+    return this.s.ofKinds.all(id, JSON.stringify(kinds)) as ChangeRow[];
+  }
+
+  /** The leagues snapshot `id` changed anything of. */
+  leaguesOf(id: number): string[] {
+    return this.s.leaguesOf.all(id) as string[];
   }
 
   oldest(): number | null {

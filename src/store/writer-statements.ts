@@ -3,6 +3,7 @@
  * rewrite a row only when its content hash changed, and the change log written beside them.
  */
 import type { DB } from './db.js';
+import { AWAY_SCORE, HOME_SCORE } from './migrations.js';
 
 export function writerStatements(db: DB) {
   return {
@@ -10,14 +11,15 @@ export function writerStatements(db: DB) {
     storedMatch: db.prepare('SELECT scoreboard_date AS day, hash FROM matches WHERE league_slug = ? AND id = ?'),
     upsertMatch: db.prepare(`
       INSERT INTO matches (league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
-        season_year, record_json, event_json, event_holes, hash, last_synced_at, snapshot)
+        season_year, record_json, event_json, event_holes, home_score, away_score, hash, last_synced_at, snapshot)
       VALUES (@league, @id, @kickoff, @scoreboardDate, @state, @statusName, @completed, @homeId, @awayId,
-        @seasonYear, @json, @eventJson, @eventHoles, @hash, @now, @snapshot)
+        @seasonYear, @json, @eventJson, @eventHoles, @json ${HOME_SCORE}, @json ${AWAY_SCORE}, @hash, @now, @snapshot)
       ON CONFLICT (league_slug, id) DO UPDATE SET kickoff = excluded.kickoff,
         scoreboard_date = excluded.scoreboard_date,
         state = excluded.state, status_name = excluded.status_name, completed = excluded.completed,
         home_id = excluded.home_id, away_id = excluded.away_id, season_year = excluded.season_year,
         record_json = excluded.record_json, event_json = excluded.event_json, event_holes = excluded.event_holes,
+        home_score = excluded.home_score, away_score = excluded.away_score,
         hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot
       WHERE matches.hash IS NOT excluded.hash`),
     getSummary: db.prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { render } from '../../src/api/render.js';
 import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
-import { META_LAST_SUCCESS, META_SNAPSHOT_AT, getMeta } from '../../src/store/db.js';
+import { META_LAST_SUCCESS, META_SNAPSHOT_AT, getMeta, openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { KEPT_SNAPSHOTS } from '../../src/store/snapshots.js';
@@ -163,6 +163,41 @@ describe('the change feed', () => {
     expect(feed(file, '').body.snapshots.map((s: { id: number }) => s.id)).toEqual([2, 1]);
     expect(feed(file, 'since=2').body.snapshots).toEqual([]);
     expect(feed(file, 'since=-1')).toMatchObject({ status: 400, body: { error: 'since must be a snapshot id' } });
+  });
+
+  it('lists each score as the match record has it, text or number, whether synced or migrated', async () => {
+    const { db, file } = tempStore();
+    await sync(db, copyRecorded(), '2026-03-22T15:00:00Z');
+    // A record whose score is a number: the feed gives a number, as the record has it.
+    const id = db.prepare("SELECT id FROM matches WHERE league_slug = 'eng.1' ORDER BY id LIMIT 1").pluck().get();
+    const numeric = db.prepare(
+      "UPDATE matches SET record_json = json_set(record_json, '$.competitors[0].score', 3) WHERE id = ?",
+    );
+    const mismatched = () =>
+      db
+        .prepare(
+          `SELECT count(*) FROM matches WHERE home_score IS NOT (record_json ->> '$.competitors[0].score')
+           OR away_score IS NOT (record_json ->> '$.competitors[1].score')
+           OR typeof(home_score) <> typeof(record_json ->> '$.competitors[0].score')`,
+        )
+        .pluck()
+        .get();
+    expect(db.prepare('SELECT count(*) FROM matches WHERE home_score IS NOT NULL').pluck().get()).toBeGreaterThan(0);
+    expect(mismatched()).toBe(0);
+    numeric.run(id);
+    expect(mismatched()).toBe(1);
+    // Migration 6 derives the columns from the records, as the writer stores them.
+    db.exec('ALTER TABLE matches DROP COLUMN home_score');
+    db.exec('ALTER TABLE matches DROP COLUMN away_score');
+    db.pragma('user_version = 5');
+    db.close();
+    openStore(file).close();
+    const again = openStore(file);
+    const row = again.prepare('SELECT home_score FROM matches WHERE id = ?').get(id) as { home_score: unknown };
+    expect(row.home_score).toBe(3);
+    again.close();
+    const listed = feed(file, '').body.snapshots[0].matches.find((m: { id: string }) => m.id === id);
+    expect(listed.homeScore).toBe(3);
   });
 
   it('says it is truncated when `since` is older than the log keeps, and starts at the oldest kept', async () => {

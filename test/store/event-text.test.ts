@@ -107,6 +107,8 @@ describe('stored event texts', () => {
     db.exec('ALTER TABLE matches DROP COLUMN event_json');
     db.exec('ALTER TABLE matches DROP COLUMN event_holes');
     db.exec('ALTER TABLE play_streams DROP COLUMN ends');
+    db.exec('ALTER TABLE matches DROP COLUMN home_score');
+    db.exec('ALTER TABLE matches DROP COLUMN away_score');
     db.pragma('user_version = 3');
     db.close();
     expect(() => StoreReader.open(file)).toThrow(/schema version 3/);

@@ -1,7 +1,7 @@
 /** /changes: the change feed (CONTRACT §4.10) — what each recent snapshot of the store changed. */
 import type { StoreReader } from '../../store/read/reader.js';
-import type { ChangeKind, ChangeRow } from '../../store/snapshots.js';
-import { CLUB_CHANGES, MATCH_CHANGES } from '../../store/snapshots.js';
+import type { ChangeKind } from '../../store/snapshots.js';
+import { CLUB_CHANGES } from '../../store/snapshots.js';
 import type { HandlerResult } from '../route.js';
 import { compareText } from '../serialize/league.js';
 
@@ -19,34 +19,24 @@ function distinct<T>(items: T[], key: (t: T) => string): T[] {
   return [...seen.values()];
 }
 
-function describe(store: StoreReader, rows: ChangeRow[]) {
-  const matches = distinct(
-    rows.filter((r) => MATCH_CHANGES.has(r.kind as ChangeKind)),
-    (r) => `${r.league}\0${r.key}`,
-  )
-    .map((r) => {
-      // Its values now, not then: a client polls to learn where things stand.
-      const m = store.matches.scoreline(r.league, r.key);
-      return {
-        league: r.league,
-        id: r.key,
-        state: m?.state ?? null,
-        homeScore: m?.home ?? null,
-        awayScore: m?.away ?? null,
-      };
-    })
+function describe(store: StoreReader, snapshot: number) {
+  const matches = store.matches
+    .changedIn(snapshot)
+    // Their values now, not then: a client polls to learn where things stand.
+    .map((m) => ({ league: m.league, id: m.id, state: m.state, homeScore: m.home, awayScore: m.away }))
     .sort(byLeagueThenId);
+  const others = store.snapshots.changesOfKinds(snapshot, [...CLUB_CHANGES, 'standings']);
   const clubs = distinct(
-    rows.filter((r) => CLUB_CHANGES.has(r.kind as ChangeKind)),
+    others.filter((r) => CLUB_CHANGES.has(r.kind as ChangeKind)),
     (r) => `${r.league}\0${r.key}`,
   )
     .map((r) => ({ league: r.league, id: r.key }))
     .sort(byLeagueThenId);
   const standings = distinct(
-    rows.filter((r) => r.kind === 'standings'),
+    others.filter((r) => r.kind === 'standings'),
     (r) => `${r.league}\0${r.key}`,
   ).map((r) => ({ league: r.league, season: r.key }));
-  const leagues = [...new Set(rows.map((r) => r.league).filter((l) => l !== ''))].sort(compareText);
+  const leagues = store.snapshots.leaguesOf(snapshot).sort(compareText);
   return { leagues, matches, clubs, standings };
 }
 
@@ -61,7 +51,7 @@ export function changes(store: StoreReader, since: number | null): HandlerResult
     body: {
       snapshot: current,
       truncated,
-      snapshots: list.map((s) => ({ id: s.id, at: s.at, ...describe(store, store.snapshots.changesOf(s.id)) })),
+      snapshots: list.map((s) => ({ id: s.id, at: s.at, ...describe(store, s.id) })),
     },
   };
 }

@@ -9,6 +9,16 @@ import type { MatchRecord, MatchState } from '../records.js';
 import type { EventRow, FixtureFilter, MatchRow, SummaryRow } from './types.js';
 import { addDays, parseYmd, ymd } from '../../util/time.js';
 import { unpackBytes } from '../blob.js';
+import { MATCH_CHANGES } from '../snapshots.js';
+
+/** A match a snapshot changed, as it stands now (scores as its record has them: text or number). */
+export interface ChangedMatch {
+  league: string;
+  id: string;
+  state: MatchState | null;
+  home: string | number | null;
+  away: string | number | null;
+}
 
 interface RawMatch {
   record_json: string;
@@ -58,8 +68,12 @@ export class MatchQueries {
         AND state = @state ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
       day: db.prepare('SELECT state, scoreboard_date AS day FROM matches WHERE league_slug = ? AND id = ?'),
-      scoreline: db.prepare(`SELECT state, record_json ->> '$.competitors[0].score' AS home,
-        record_json ->> '$.competitors[1].score' AS away FROM matches WHERE league_slug = ? AND id = ?`),
+      // The matches a snapshot changed (their record, summary or plays), as they stand now.
+      changedIn: db.prepare(`SELECT c.league_slug AS league, c.key AS id, m.state, m.home_score AS home,
+        m.away_score AS away
+        FROM (SELECT DISTINCT league_slug, key FROM changes
+          WHERE snapshot = ? AND kind IN (${[...MATCH_CHANGES].map((k) => `'${k}'`).join(', ')})) c
+        LEFT JOIN matches m ON m.league_slug = c.league_slug AND m.id = c.key`),
       summary: db.prepare(
         'SELECT sections, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
       ),
@@ -102,11 +116,12 @@ export class MatchQueries {
     return this.s.day.get(league, id) as { state: MatchState; day: string } | undefined;
   }
 
-  /** A match's state and scores (home, away), without reading the rest of its record. */
-  scoreline(league: string, id: string): { state: MatchState; home: string | null; away: string | null } | undefined {
-    return this.s.scoreline.get(league, id) as
-      | { state: MatchState; home: string | null; away: string | null }
-      | undefined;
+  /**
+   * The matches snapshot `id` changed — their record, summary or plays — with their state and scores
+   * (home, away) now; null state and scores for a match the store no longer has.
+   */
+  changedIn(id: number): ChangedMatch[] {
+    return this.s.changedIn.all(id) as ChangedMatch[];
   }
 
   /** The stored sections as their JSON bytes: the API passes them through without parsing them. */

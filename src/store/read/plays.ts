@@ -78,7 +78,7 @@ export class PlayQueries {
       flags: string;
       keyEvents: string | null;
     }>;
-    return new Map(rows.map((r) => [r.id, { plays: r.plays, important: importantPlays(r.flags, r.keyEvents).length }]));
+    return new Map(rows.map((r) => [r.id, { plays: r.plays, important: importantCount(r.flags, r.keyEvents) }]));
   }
 
   /**
@@ -114,6 +114,15 @@ function importantPlays(flagsJson: string, keyEventIds: string | null): number[]
   const keyEvents = new Set(JSON.parse(keyEventIds ?? '[]') as string[]);
   const flags = JSON.parse(flagsJson) as Array<[string, number]>;
   return flags.flatMap(([id, flagged], i) => (flagged === 1 || keyEvents.has(id) ? [i] : []));
+}
+
+/** How many plays `importantPlays` gives, without listing them (the plan counts every match's). */
+function importantCount(flagsJson: string, keyEventIds: string | null): number {
+  const keyEvents = keyEventIds === null ? null : new Set(JSON.parse(keyEventIds) as string[]);
+  const flags = JSON.parse(flagsJson) as Array<[string, number]>;
+  let n = 0;
+  for (const [id, flagged] of flags) if (flagged === 1 || keyEvents?.has(id)) n++;
+  return n;
 }
 
 function range(offset: number, limit: number, length: number): number[] {
