@@ -1,12 +1,13 @@
 /**
  * Build benchmark (CONTRACT §8, build part), per demo scale: sync time, full build time and files/s,
  * the full build against a plain `cp -r` of the same tree in the same run, a no-change rebuild, and
- * each build's peak RSS — measured in a child process per build, so the numbers are the build's own.
+ * each build's peak RSS — measured in a child process per build, so the numbers are the build's own,
+ * running the compiled code as `fds build` does (bench/build-child.mjs).
  *
  * Then the publishing loop of `fds live` (CONTRACT §5.3): from the store synced at the reference
  * noon (a matchday with matches under way), a routine sync one minute later and the incremental
  * build after it — the freshness delay the loop adds — and a routine sync one day later and its
- * build, run in this process as `fds live` runs them. Each as seconds and as a ratio of the full
+ * build, run in this process as `fds live` runs them (the compiled code, as the full builds). Each as seconds and as a ratio of the full
  * build measured in this run, with the files it rendered and wrote. Build times here are the
  * build's own (its summary), without process start.
  *
@@ -15,12 +16,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from '../src/publish/build.js';
 import type { BuildSummary } from '../src/publish/build.js';
 import { currentRelease } from '../src/publish/release.js';
-import { StoreReader } from '../src/store/read/reader.js';
 import { openStore } from '../src/store/db.js';
 import os from 'node:os';
 import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
@@ -32,10 +31,6 @@ const { values } = parseArgs({
     scales: { type: 'string', default: '1,4' },
     dir: { type: 'string', default: '.tmp/bench' },
     today: { type: 'string', default: BENCH_TODAY },
-    child: { type: 'boolean', default: false },
-    db: { type: 'string' },
-    out: { type: 'string' },
-    full: { type: 'boolean', default: false },
   },
 });
 
@@ -45,28 +40,29 @@ const { values } = parseArgs({
  */
 const ORIGIN = 'https://origin.example';
 
-// Child mode: one build, its summary and the process's peak RSS on stdout.
-if (values.child) {
-  const store = StoreReader.open(values.db!);
-  const summary = await build({ store, out: values.out!, full: values.full, fallback: ORIGIN });
-  store.close();
-  process.stdout.write(JSON.stringify({ summary, maxRssKiB: process.resourceUsage().maxRSS }));
-  process.exit(0);
-}
-
 interface Measured {
   summary: BuildSummary;
   seconds: number;
   rssMiB: number;
 }
 
-const self = fileURLToPath(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Builds measured in a child run the compiled code, as `fds build` does: compiled here first, so it is this code. */
+const CHILD = path.join(here, 'build-child.mjs');
+execFileSync(process.execPath, [path.join(here, '../node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+  cwd: path.join(here, '..'),
+  stdio: 'inherit',
+});
+/** The loop builds with the same compiled code, as `fds live` does (and so carries over what the child built). */
+const compiled = <T>(module: string): Promise<T> => import(pathToFileURL(path.join(here, '../build', module)).href);
+const { build } = await compiled<typeof import('../src/publish/build.js')>('publish/build.js');
+const { StoreReader } = await compiled<typeof import('../src/store/read/reader.js')>('store/read/reader.js');
 
 function buildInChild(db: string, out: string, full = false, heapMiB?: number): Measured {
   const started = performance.now();
   // As `fds build` runs (bin/fds.js), and the smaller cap when asked for (a later flag wins).
   const heap = [...BUILD_HEAP_FLAGS, ...(heapMiB ? [`--max-old-space-size=${heapMiB}`] : [])];
-  const args = [...heap, '--import', 'tsx', self, '--child', '--db', db, '--out', out, ...(full ? ['--full'] : [])];
+  const args = [...heap, CHILD, '--db', db, '--out', out, '--fallback', ORIGIN, ...(full ? ['--full'] : [])];
   const res = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (res.status !== 0) throw new Error(`build failed: ${res.stderr}`);
   const { summary, maxRssKiB } = JSON.parse(res.stdout) as { summary: BuildSummary; maxRssKiB: number };
