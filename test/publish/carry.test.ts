@@ -16,6 +16,7 @@ import { openStore } from '../../src/store/db.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
 import { tempDir } from '../helpers/store.js';
 import { buildInto, treeState } from './helpers.js';
+import type { BuildOptions } from '../../src/publish/build.js';
 
 const plans = vi.hoisted(() => ({ count: 0, files: new Set<string>() }));
 vi.mock('../../src/publish/plan.js', async (importOriginal) => {
@@ -80,9 +81,9 @@ function copyOfBase(name: string): { db: string; out: string } {
 
 const contentOf = (out: string) => new Map([...treeState(out)].map(([f, s]) => [f, s.sha]));
 
-async function fullBuildOf(db: string): Promise<Map<string, string>> {
+async function fullBuildOf(db: string, opts: Partial<BuildOptions> = {}): Promise<Map<string, string>> {
   const out = path.join(tempDir('fds-carry-full-'), 'dist');
-  await buildInto(db, out, { full: true, ruleBudget: BUDGET });
+  await buildInto(db, out, { full: true, ruleBudget: BUDGET, ...opts });
   return contentOf(out);
 }
 
@@ -118,6 +119,16 @@ describe('carrying untouched files over', () => {
     // The day moved the priorities of files no change touched: the rules show it.
     expect(fs.readFileSync(path.join(out, '_redirects'), 'utf8')).not.toBe(before);
     expect(contentOf(out)).toEqual(await fullBuildOf(db));
+  });
+
+  it('carries files over under the edge router too, each with its own headers and index entry', async () => {
+    const { db, out } = copyOfBase('edge');
+    // The base was built with the rules router: this build changes settings, and carries all the same.
+    resetPlans();
+    const { summary } = await buildInto(db, out, { ruleBudget: BUDGET, router: 'edge' });
+    expect(summary.mode).toBe('incremental');
+    expect(summary.unchanged).toBeGreaterThan(summary.rendered);
+    expect(contentOf(out)).toEqual(await fullBuildOf(db, { router: 'edge' }));
   });
 
   it('plans every file again without the carry file, and publishes the same', async () => {
