@@ -12,6 +12,8 @@ export const topic = {
   /** A change this code cannot place: every response must be rendered again. */
   everything: '*',
   match: (league: string, id: string) => `match:${league}:${id}`,
+  /** A match's progress (pre, in, post) alone. */
+  state: (league: string, id: string) => `state:${league}:${id}`,
   summary: (league: string, id: string) => `summary:${league}:${id}`,
   plays: (league: string, id: string) => `plays:${league}:${id}`,
   /** The matches of one league's scoreboard day. */
@@ -36,6 +38,8 @@ export function topicsOfChange(row: ChangeRow): string[] {
   switch (kind) {
     case 'match':
       return [topic.match(league, key), topic.matches(league)];
+    case 'state':
+      return [topic.state(league, key)];
     case 'day':
       return [topic.day(league, key), topic.matches(league)];
     case 'summary':

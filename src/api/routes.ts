@@ -178,7 +178,12 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => plays(store, params.league, params.eventId, query),
     prerender: pre.plays,
-    reads: ({ params: p }) => oneMatch(p.league!, p.eventId!),
+    // A plays page reads its match's progress (whether it is live), not the rest of its record.
+    reads: ({ params: p }) => [
+      topic.state(p.league!, p.eventId!),
+      topic.summary(p.league!, p.eventId!),
+      topic.plays(p.league!, p.eventId!),
+    ],
     reach: {
       level: 'match',
       // The first page, all plays or the important ones.

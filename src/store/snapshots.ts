@@ -17,6 +17,8 @@ export interface Snapshot {
 /** What a change log row names (migrations.ts, table `changes`, says what each key is). */
 export type ChangeKind =
   | 'match'
+  /** A match's state (pre, in, post) changed, or the match is new: logged beside its `match` row. */
+  | 'state'
   | 'day'
   | 'summary'
   | 'plays'

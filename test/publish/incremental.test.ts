@@ -111,6 +111,35 @@ describe('incremental build', () => {
     expect(summary.unchanged).toBe(summary.files - changed.length);
   });
 
+  it("renders a match's plays pages again when its progress changes, not for every change of its record", async () => {
+    const { league, id } = pickMatch();
+    const playsFiles = () =>
+      fs
+        .readFileSync(path.join(currentRelease(out)!, 'manifest.ndjson'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(`"_s/get/soccer/${league}/events/${id}~plays~`));
+    expect(playsFiles().length).toBeGreaterThan(0);
+    const rename = (name: string, kinds: string[]) => {
+      editStore(
+        db,
+        (w) =>
+          w
+            .prepare(
+              `UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ?
+               WHERE league_slug = ? AND id = ?`,
+            )
+            .run(name, name, league, id),
+        [...kinds.map((k): [string, string, string] => [k, league, id]), ['day', league, dayOf(league, id)]],
+      );
+      return buildInto(db, out);
+    };
+    // The same edit twice; the second time the log also says its progress changed (as the writer
+    // logs it when the state moves): the difference is exactly the match's plays pages.
+    const recordOnly = (await rename('Renamed Again', ['match'])).summary.rendered;
+    const withProgress = (await rename('Renamed Once More', ['match', 'state'])).summary.rendered;
+    expect(withProgress - recordOnly).toBe(playsFiles().length);
+  });
+
   it('deletes the files of a match that vanished from the store, and only those', async () => {
     const before = treeState(out);
     const { league, id } = pickMatch('pre');

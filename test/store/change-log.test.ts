@@ -57,7 +57,7 @@ describe('change tracking', () => {
     expect(snapshots(db)).toEqual([{ id: 1, at: '2026-03-22T15:00:00Z' }]);
     const kinds = new Set(changesOf(db, 1).map((c) => c.kind));
     expect([...kinds].sort()).toEqual(
-      ['catalogue', 'club', 'day', 'league', 'match', 'plays', 'roster', 'standings', 'summary'].sort(),
+      ['catalogue', 'club', 'day', 'league', 'match', 'plays', 'roster', 'standings', 'state', 'summary'].sort(),
     );
     expect(db.prepare("SELECT snapshot FROM matches WHERE id = '9004'").pluck().get()).toBe(1);
 
@@ -70,6 +70,26 @@ describe('change tracking', () => {
     ]);
     expect(db.prepare("SELECT snapshot FROM matches WHERE id = '9004'").pluck().get()).toBe(2);
     expect(db.prepare("SELECT snapshot FROM matches WHERE id = '9001'").pluck().get()).toBe(1);
+    db.close();
+  });
+
+  it("logs a match's progress apart from the rest of its record, when its state moves", async () => {
+    const { db } = tempStore();
+    const dir = copyRecorded();
+    await sync(db, dir, '2026-03-22T15:00:00Z');
+    const file = path.join(dir, 'eng.1/scoreboard/20260322.json');
+    const board = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const event = board.events.find((e: { id: string }) => e.id === '9004');
+    for (const status of [event.status, event.competitions[0].status]) {
+      Object.assign(status.type, { name: 'STATUS_FULL_TIME', state: 'post', completed: true });
+    }
+    fs.writeFileSync(file, JSON.stringify(board));
+    await sync(db, dir, '2026-03-22T17:00:00Z');
+    expect(changesOf(db, 2).filter((c) => c.key === '9004')).toContainEqual({
+      kind: 'state',
+      league: 'eng.1',
+      key: '9004',
+    });
     db.close();
   });
 
