@@ -16,6 +16,8 @@ export const topic = {
   state: (league: string, id: string) => `state:${league}:${id}`,
   summary: (league: string, id: string) => `summary:${league}:${id}`,
   plays: (league: string, id: string) => `plays:${league}:${id}`,
+  /** Which of a match's plays its summary names key events. */
+  keyEvents: (league: string, id: string) => `key-events:${league}:${id}`,
   /** The matches of one league's scoreboard day. */
   day: (league: string, date: string) => `day:${league}:${date}`,
   /** Any match of the league. */
@@ -46,6 +48,8 @@ export function topicsOfChange(row: ChangeRow): string[] {
       return [topic.summary(league, key)];
     case 'plays':
       return [topic.plays(league, key)];
+    case 'key-events':
+      return [topic.keyEvents(league, key)];
     case 'club':
       return [topic.club(key), topic.clubs];
     case 'roster':

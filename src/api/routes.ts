@@ -178,11 +178,12 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => plays(store, params.league, params.eventId, query),
     prerender: pre.plays,
-    // A plays page reads its match's progress (whether it is live), not the rest of its record.
-    reads: ({ params: p }) => [
+    // A plays page reads its match's progress (whether it is live) and its plays; the important ones
+    // also which plays the summary names key events. Nothing else of the match's record or summary.
+    reads: ({ params: p, query: q }) => [
       topic.state(p.league!, p.eventId!),
-      topic.summary(p.league!, p.eventId!),
       topic.plays(p.league!, p.eventId!),
+      ...(q.important === undefined || q.important === 'false' ? [] : [topic.keyEvents(p.league!, p.eventId!)]),
     ],
     reach: {
       level: 'match',

@@ -21,6 +21,8 @@ export type ChangeKind =
   | 'state'
   | 'day'
   | 'summary'
+  /** Which of a match's plays are key events (its summary's list) changed: logged beside its `summary` row. */
+  | 'key-events'
   | 'plays'
   | 'club'
   | 'roster'

@@ -23,6 +23,9 @@ export function writerStatements(db: DB) {
         hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot
       WHERE matches.hash IS NOT excluded.hash`),
     getSummary: db.prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
+    storedKeyEvents: db
+      .prepare('SELECT key_event_ids FROM match_summaries WHERE league_slug = ? AND match_id = ?')
+      .pluck(),
     upsertSummary: db.prepare(`
       INSERT INTO match_summaries (league_slug, match_id, sections, key_event_ids, hash, last_synced_at, snapshot)
       VALUES (?, ?, ?, ?, ?, ?, ?)

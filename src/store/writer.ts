@@ -106,8 +106,11 @@ export class StoreWriter {
     const hash = contentHash(json);
     const ids = JSON.stringify(keyEventIds);
     if (this.s.summaryHash.get(league, matchId) === hash) return 0;
+    const oldIds = this.s.storedKeyEvents.get(league, matchId) as string | null | undefined;
     const changed = this.s.upsertSummary.run(league, matchId, packJson(json), ids, hash, now, this.snapshot).changes;
     if (changed) this.log('summary', league, matchId);
+    // What reads only which plays are key events (important plays pages) need not follow every summary change.
+    if (changed && oldIds !== ids) this.log('key-events', league, matchId);
     return changed;
   }
 

@@ -111,33 +111,42 @@ describe('incremental build', () => {
     expect(summary.unchanged).toBe(summary.files - changed.length);
   });
 
-  it("renders a match's plays pages again when its progress changes, not for every change of its record", async () => {
+  it("renders a match's plays pages again for its progress, its plays and its key events only", async () => {
     const { league, id } = pickMatch();
-    const playsFiles = () =>
+    const manifestFiles = () =>
       fs
         .readFileSync(path.join(currentRelease(out)!, 'manifest.ndjson'), 'utf8')
         .split('\n')
-        .filter((l) => l.includes(`"_s/get/soccer/${league}/events/${id}~plays~`));
-    expect(playsFiles().length).toBeGreaterThan(0);
-    const rename = (name: string, kinds: string[]) => {
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).file as string);
+    const plays = manifestFiles().filter((f) => f.startsWith(`_s/get/soccer/${league}/events/${id}~plays~`));
+    const important = plays.filter((f) => f.includes('important-true'));
+    // The match's own other files: its summary (which counts its plays).
+    const own = manifestFiles().filter(
+      (f) => f.startsWith(`_s/get/soccer/${league}/events/${id}~`) && !plays.includes(f),
+    );
+    expect(own.length).toBeGreaterThan(0);
+    expect(important.length).toBeGreaterThan(0);
+    expect(important.length).toBeLessThan(plays.length);
+    // Each build follows a snapshot whose log says only this (the data stays as it is): what it
+    // renders beyond what any snapshot renders (the feed, /meta) is what reads the logged topic.
+    const renderedAfter = async (kinds: string[]) => {
       editStore(
         db,
-        (w) =>
-          w
-            .prepare(
-              `UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ?
-               WHERE league_slug = ? AND id = ?`,
-            )
-            .run(name, name, league, id),
-        [...kinds.map((k): [string, string, string] => [k, league, id]), ['day', league, dayOf(league, id)]],
+        () => {},
+        kinds.map((k): [string, string, string] => [k, league, id]),
       );
-      return buildInto(db, out);
+      return (await buildInto(db, out)).summary.rendered;
     };
-    // The same edit twice; the second time the log also says its progress changed (as the writer
-    // logs it when the state moves): the difference is exactly the match's plays pages.
-    const recordOnly = (await rename('Renamed Again', ['match'])).summary.rendered;
-    const withProgress = (await rename('Renamed Once More', ['match', 'state'])).summary.rendered;
-    expect(withProgress - recordOnly).toBe(playsFiles().length);
+    const any = await renderedAfter([]);
+    expect((await renderedAfter(['state'])) - any).toBe(plays.length);
+    expect((await renderedAfter(['plays'])) - any).toBe(plays.length + own.length);
+    expect((await renderedAfter(['key-events'])) - any).toBe(important.length);
+    // The rest of its record or summary: its summary and the lists holding it, not its plays pages.
+    expect((await renderedAfter(['match'])) - any).toBeGreaterThan(0);
+    expect((await renderedAfter(['match', 'summary', 'state'])) - any).toBe(
+      (await renderedAfter(['match', 'summary'])) - any + plays.length,
+    );
   });
 
   it('deletes the files of a match that vanished from the store, and only those', async () => {

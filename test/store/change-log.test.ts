@@ -57,7 +57,19 @@ describe('change tracking', () => {
     expect(snapshots(db)).toEqual([{ id: 1, at: '2026-03-22T15:00:00Z' }]);
     const kinds = new Set(changesOf(db, 1).map((c) => c.kind));
     expect([...kinds].sort()).toEqual(
-      ['catalogue', 'club', 'day', 'league', 'match', 'plays', 'roster', 'standings', 'state', 'summary'].sort(),
+      [
+        'catalogue',
+        'club',
+        'day',
+        'key-events',
+        'league',
+        'match',
+        'plays',
+        'roster',
+        'standings',
+        'state',
+        'summary',
+      ].sort(),
     );
     expect(db.prepare("SELECT snapshot FROM matches WHERE id = '9004'").pluck().get()).toBe(1);
 
