@@ -22,10 +22,9 @@ export function writerStatements(db: DB) {
         home_score = excluded.home_score, away_score = excluded.away_score,
         hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot
       WHERE matches.hash IS NOT excluded.hash`),
-    getSummary: db.prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
-    storedKeyEvents: db
-      .prepare('SELECT key_event_ids FROM match_summaries WHERE league_slug = ? AND match_id = ?')
-      .pluck(),
+    storedSummary: db.prepare(
+      'SELECT sections, hash, key_event_ids AS keyEvents FROM match_summaries WHERE league_slug = ? AND match_id = ?',
+    ),
     upsertSummary: db.prepare(`
       INSERT INTO match_summaries (league_slug, match_id, sections, key_event_ids, hash, last_synced_at, snapshot)
       VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -51,7 +50,6 @@ export function writerStatements(db: DB) {
         hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot`),
     deletePlayers: db.prepare('DELETE FROM players WHERE club_id = ?'),
     insertPlayer: db.prepare('INSERT INTO players (club_id, id, ordinal, record_json) VALUES (?, ?, ?, ?)'),
-    summaryHash: db.prepare('SELECT hash FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
     streamHash: db.prepare('SELECT hash FROM play_streams WHERE league_slug = ? AND match_id = ?').pluck(),
     upsertStream: db.prepare(`
       INSERT INTO play_streams (league_slug, match_id, count, complete, hash, last_synced_at, snapshot, plays, flags,

@@ -94,9 +94,11 @@ export class StoreWriter {
     keyEventIds: string[],
     now: string,
   ): number {
-    const stored = this.s.getSummary.get(league, matchId) as Buffer | undefined;
+    const stored = this.s.storedSummary.get(league, matchId) as
+      | { sections: Buffer; hash: string; keyEvents: string | null }
+      | undefined;
     const merged: SummarySections = {};
-    const old = stored ? (JSON.parse(unpackJson(stored)) as SummarySections) : {};
+    const old = stored ? (JSON.parse(unpackJson(stored.sections)) as SummarySections) : {};
     for (const key of SUMMARY_SECTIONS) {
       const next = sections[key];
       const value = isEmpty(next) && !isEmpty(old[key]) ? old[key] : next;
@@ -105,12 +107,11 @@ export class StoreWriter {
     const json = JSON.stringify(merged);
     const hash = contentHash(json);
     const ids = JSON.stringify(keyEventIds);
-    if (this.s.summaryHash.get(league, matchId) === hash) return 0;
-    const oldIds = this.s.storedKeyEvents.get(league, matchId) as string | null | undefined;
+    if (stored?.hash === hash) return 0;
     const changed = this.s.upsertSummary.run(league, matchId, packJson(json), ids, hash, now, this.snapshot).changes;
     if (changed) this.log('summary', league, matchId);
     // What reads only which plays are key events (important plays pages) need not follow every summary change.
-    if (changed && oldIds !== ids) this.log('key-events', league, matchId);
+    if (changed && stored?.keyEvents !== ids) this.log('key-events', league, matchId);
     return changed;
   }
 
