@@ -127,7 +127,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       const same = JSON.stringify(before?.settings) === JSON.stringify(settings);
       const scope = buildScope(store, before, info, !!opts.full, same);
       if (scope.kind === 'none' && previous) {
-        const { files, bytes } = await countManifest(path.join(previous, MANIFEST_FILE));
+        const { files, bytes } = countManifest(path.join(previous, MANIFEST_FILE));
         return {
           release: previous,
           published: false,

@@ -72,7 +72,7 @@ export function etagOf(line: string): string {
 }
 
 /** How many files a manifest lists and their bytes (none when there is no manifest). */
-export async function countManifest(file: string): Promise<{ files: number; bytes: number }> {
+export function countManifest(file: string): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
   if (!fs.existsSync(file)) return { files, bytes };

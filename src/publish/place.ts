@@ -11,7 +11,7 @@ import nodeFs from 'node:fs';
 import type { OutputFs } from '../util/lines.js';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { PreviousFile } from './previous.js';
+import type { ManifestEntry } from './manifest.js';
 import type { RecycledFile } from './recycle.js';
 
 export type Placed = 'added' | 'changed' | 'unchanged';
@@ -71,7 +71,7 @@ export class FilePlacer {
     file: string,
     body: Buffer,
     etag: string,
-    known: Pick<PreviousFile, 'etag' | 'bytes'> | null,
+    known: Pick<ManifestEntry, 'etag' | 'bytes'> | null,
     recycled: RecycledFile | null = null,
   ): Promise<Placed> {
     const target = path.join(this.release, file);
@@ -118,8 +118,8 @@ export class FilePlacer {
     target: string,
     recycled: Pick<RecycledFile, 'same'> | null = null,
   ): Promise<boolean> {
+    if (this.standsAsIs(recycled)) return true;
     if (this.recycled) {
-      if (recycled?.same) return true;
       await this.ensureDir(path.dirname(target));
       try {
         await this.replace(target, (temp) => this.fs.promises.link(path.join(this.previous!, file), temp));

@@ -5,9 +5,6 @@
 import type { ManifestEntry } from './manifest.js';
 import { InStep } from './in-step.js';
 
-/** An entry, and its line as the published manifest has it: a file carried over keeps its line as it is. */
-export type PreviousFile = ManifestEntry & { line: string };
-
 const FILE_KEY = '{"file":"';
 
 /** An entry's file without parsing the rest: lines start with it, and file names need no escapes. */
@@ -20,8 +17,7 @@ function fileOf(line: string): string {
   return (JSON.parse(line) as ManifestEntry).file;
 }
 
-export const parsePrevious = (line: string): PreviousFile =>
-  Object.assign(JSON.parse(line) as ManifestEntry, { line: `${line}\n` });
+export const parsePrevious = (line: string): ManifestEntry => JSON.parse(line) as ManifestEntry;
 
 export class PreviousManifest {
   private readonly entries: InStep;
@@ -38,12 +34,6 @@ export class PreviousManifest {
   /** The previous release's line for `file` (without its line break), if the manifest lists it within the window. */
   findLine(file: string): string | null {
     return this.entries.take(file)?.[0] ?? null;
-  }
-
-  /** The previous release's entry for `file`, if the manifest lists it within the window. */
-  find(file: string): PreviousFile | null {
-    const line = this.findLine(file);
-    return line === null ? null : parsePrevious(line);
   }
 
   /** Read to the end: every entry not found so far is unclaimed. */

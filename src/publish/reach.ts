@@ -140,8 +140,4 @@ export class ReachPolicy {
   isHot(form: RequestForm): boolean {
     return this.hotOf(this.standing(form));
   }
-
-  priority(form: RequestForm, shortest: boolean, hot: boolean): number {
-    return this.priorityOf(this.standing(form), shortest, hot);
-  }
 }

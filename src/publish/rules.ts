@@ -45,7 +45,7 @@ import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
 import type { PlannedFile, RequestForm } from './plan.js';
 import { STATIC_PREFIX } from './plan.js';
-import type { ReachCount, ReachPolicy } from './reach.js';
+import type { ReachCount, ReachPolicy, Standing } from './reach.js';
 import { UNCARRIED, noReach } from './reach.js';
 import { ROUTES_BY_NAME } from '../api/routes.js';
 import type { Carried } from './rule-spool.js';
@@ -144,10 +144,17 @@ export class RulePlanner {
       const own = { 'Content-Type': contentType, ...CORS, ETag: etag, 'Cache-Control': cacheControl };
       this.pinnedHeaders.push(block(`/${file}`, own));
     }
+    // A request's shortest spelling is also one of its forms: its standing is worked out once.
+    const standings = new Map<RequestForm, Standing>();
+    const standingOf = (form: RequestForm) => {
+      let standing = standings.get(form);
+      if (!standing) standings.set(form, (standing = this.reach.standing(form)));
+      return standing;
+    };
     const hot = new Set<RequestForm>();
     for (const request of planned.requests) {
       this.counted.requests++;
-      if (this.reach.isHot(request)) {
+      if (this.reach.hotOf(standingOf(request))) {
         this.counted.hot++;
         hot.add(request);
       }
@@ -155,7 +162,7 @@ export class RulePlanner {
     if (file.startsWith(`${STATIC_PREFIX}/`)) this.allHeaders?.write(headerBlock(file, headers));
     const { etag, cacheControl } = headers;
     const spool = (form: RequestForm, k: number, rule: string, shortest: boolean) => {
-      const standing = this.reach.standing(form);
+      const standing = standingOf(form);
       const p = this.reach.priorityOf(standing, shortest, hot.has(form));
       const s = { ...standing, p, k, file, etag, cacheControl, rule, route: form.route.name };
       this.spool.write(spoolLine({ ...s, shortest: shortest ? 1 : 0, hot: hot.has(form) ? 1 : 0 }));

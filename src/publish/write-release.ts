@@ -66,7 +66,7 @@ export async function writeRelease(
   fs: OutputFs,
   recycler: Recycler | null,
 ) {
-  const previousFiles = previous ? (await countManifest(path.join(previous, MANIFEST_FILE))).files : 0;
+  const previousFiles = previous ? countManifest(path.join(previous, MANIFEST_FILE)).files : 0;
   const reuse = !opts.full;
   const placer = new FilePlacer(temp, previous, reuse, fs, !!recycler);
   /** Files given a new inode rather than the published one's: the new release's lineage (recycle.ts). */
@@ -83,22 +83,16 @@ export async function writeRelease(
     if (failures.length < MAX_REPORTED_FAILURES) failures.push(message);
     opts.onFile?.(true);
   };
-  const record = (
-    file: PlannedFile,
-    r: Omit<ManifestEntry, 'file' | 'request' | 'aliases' | 'keys'>,
-    line?: string,
-  ) => {
+  const record = (file: PlannedFile, r: Omit<ManifestEntry, 'file' | 'request' | 'aliases' | 'keys'>) => {
     counts.files++;
     counts.bytes += r.bytes;
     const { status, etag, cacheControl, contentType, bytes } = r;
     const { file: name, request, aliases, keys } = file;
-    // A carried-over file's line is the published one, as it is: same code, same request, same answer.
     manifest.write(
-      line ??
-        manifestLine({
-          ...{ file: name, request: formUrl(request), aliases: aliases.map(formUrl), keys },
-          ...{ status, etag, cacheControl, contentType, bytes },
-        }),
+      manifestLine({
+        ...{ file: name, request: formUrl(request), aliases: aliases.map(formUrl), keys },
+        ...{ status, etag, cacheControl, contentType, bytes },
+      }),
     );
     rules.add(file, r);
     edge?.add(file);
@@ -121,12 +115,15 @@ export async function writeRelease(
     const { item, line, spooled } = head;
     counts.files++;
     counts.bytes += bytesOf(line);
+    // A carried-over file's line is the published one, as it is: same code, same request, same answer.
     manifest.write(`${line}\n`);
-    const rulesCarried = spooled !== null && rules.carry(item.file, spooled, matchChanged, () => parsePrevious(line));
+    // Parsed only when needed: the candidates cannot be carried, or the edge router wants the file's keys.
+    let parsed: ManifestEntry | null = null;
+    const entry = () => (parsed ??= parsePrevious(line));
+    const rulesCarried = spooled !== null && rules.carry(item.file, spooled, matchChanged, entry);
     if (!rulesCarried || edge) {
-      const entry = parsePrevious(line);
-      const file = planOf(item, entry.keys);
-      if (!rulesCarried) rules.add(file, entry);
+      const file = planOf(item, entry().keys);
+      if (!rulesCarried) rules.add(file, entry());
       edge?.add(file);
     }
     counts.unchanged++;

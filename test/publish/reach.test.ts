@@ -149,9 +149,11 @@ describe('reach', () => {
     expect(far).toBeDefined();
     const withAlternatives = far.forms.find((f) => !far.requests.includes(f))!;
     const shortest = far.requests[0]!;
-    expect(policy.priority(shortest, true, false)).toBeLessThan(policy.priority(withAlternatives, false, false));
+    const priority = (form: RequestForm, isShortest: boolean) =>
+      policy.priorityOf(policy.standing(form), isShortest, false);
+    expect(priority(shortest, true)).toBeLessThan(priority(withAlternatives, false));
     if (live) {
-      expect(policy.priority(live.forms.at(-1)!, false, false)).toBeLessThan(policy.priority(shortest, true, false));
+      expect(priority(live.forms.at(-1)!, false)).toBeLessThan(priority(shortest, true));
     }
   });
 });
