@@ -148,7 +148,10 @@ export class RulePlanner {
     const standings = new Map<RequestForm, Standing>();
     const standingOf = (form: RequestForm) => {
       let standing = standings.get(form);
-      if (!standing) standings.set(form, (standing = this.reach.standing(form)));
+      if (!standing) {
+        standing = this.reach.standing(form);
+        standings.set(form, standing);
+      }
       return standing;
     };
     const hot = new Set<RequestForm>();
