@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LEAGUES, leagueLogo } from '../reference/leagues.js';
-import { COMPACT_SINCE, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { MIGRATIONS, REWRITES, SCHEMA_VERSION } from './migrations.js';
 
 export type DB = Database.Database;
 
@@ -49,8 +49,8 @@ export function migrate(db: DB): void {
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
-  // A store that held uncompressed data gives the space back once (VACUUM cannot run in a transaction).
-  if (version > 0 && version < COMPACT_SINCE) db.exec('VACUUM');
+  // A store migrated across a rewrite gives the space back once (VACUUM cannot run in a transaction).
+  if (version > 0 && REWRITES.some((v) => version < v)) db.exec('VACUUM');
 }
 
 /** The 16 leagues exist in every store, synced or not; reference fields follow the code's catalogue. */

@@ -23,6 +23,7 @@ import { packEnds, packJson, unpackJson } from './blob.js';
 import type { ChangeKind } from './snapshots.js';
 import { writerStatements } from './writer-statements.js';
 import { eventText } from './shape/event.js';
+import { importantCount } from './important.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
@@ -111,7 +112,12 @@ export class StoreWriter {
     const changed = this.s.upsertSummary.run(league, matchId, packJson(json), ids, hash, now, this.snapshot).changes;
     if (changed) this.log('summary', league, matchId);
     // What reads only which plays are key events (important plays pages) need not follow every summary change.
-    if (changed && stored?.keyEvents !== ids) this.log('key-events', league, matchId);
+    if (changed && stored?.keyEvents !== ids) {
+      this.log('key-events', league, matchId);
+      // The stream's important count follows its key events (important.ts).
+      const flags = this.s.streamFlags.get(league, matchId) as string | null | undefined;
+      if (flags) this.s.setImportant.run(importantCount(flags, ids), league, matchId);
+    }
     return changed;
   }
 
@@ -185,7 +191,10 @@ export class StoreWriter {
     const blob = packJson(`[${json.join(',')}]`);
     const flags = JSON.stringify(plays.map((p) => [p.id, isFlagged(p) ? 1 : 0]));
     const ends = packEnds(json.map((j) => Buffer.byteLength(j)));
-    const row = [league, matchId, plays.length, complete ? 1 : 0, hash, now, this.snapshot, blob, flags, ends];
+    const keyEvents = (this.s.keyEventsOf.get(league, matchId) as string | undefined) ?? null;
+    const important = importantCount(flags, keyEvents);
+    const head = [league, matchId, plays.length, important, complete ? 1 : 0, hash, now, this.snapshot];
+    const row = [...head, blob, flags, ends];
     this.s.upsertStream.run(...row);
     this.log('plays', league, matchId);
     return plays.length;

@@ -6,6 +6,7 @@
  */
 import type { DB } from '../db.js';
 import { spanAt, unpackBytes } from '../blob.js';
+import { importantPlays } from '../important.js';
 
 interface Stream {
   /** The stream's JSON array as UTF-8 bytes. */
@@ -41,11 +42,11 @@ export class PlayQueries {
         LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
         WHERE p.league_slug = ? AND p.match_id = ?`),
       any: db.prepare('SELECT EXISTS (SELECT 1 FROM play_streams WHERE league_slug = ? AND match_id = ?)').pluck(),
-      // Counting needs neither the stream nor its decoding: a build counts every match's plays.
-      leagueCounts: db.prepare(`SELECT p.match_id AS id, p.count AS plays, p.flags, s.key_event_ids AS keyEvents
-        FROM play_streams p
-        LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
-        WHERE p.league_slug = ?`),
+      // Counting needs neither the stream nor its decoding: a build counts every match's plays,
+      // from an index that holds the counts (the store keeps the important count, important.ts).
+      leagueCounts: db.prepare(
+        'SELECT match_id AS id, count AS plays, important FROM play_streams INDEXED BY play_counts WHERE league_slug = ?',
+      ),
     };
   }
 
@@ -72,13 +73,8 @@ export class PlayQueries {
 
   /** How many plays (and important ones) every match of a league with a stream has, in one query. */
   leagueCounts(league: string): Map<string, { plays: number; important: number }> {
-    const rows = this.s.leagueCounts.all(league) as Array<{
-      id: string;
-      plays: number;
-      flags: string;
-      keyEvents: string | null;
-    }>;
-    return new Map(rows.map((r) => [r.id, { plays: r.plays, important: importantCount(r.flags, r.keyEvents) }]));
+    const rows = this.s.leagueCounts.all(league) as Array<{ id: string; plays: number; important: number }>;
+    return new Map(rows.map((r) => [r.id, { plays: r.plays, important: r.important }]));
   }
 
   /**
@@ -107,22 +103,6 @@ export class PlayQueries {
   exists(league: string, match: string): boolean {
     return this.s.any.get(league, match) === 1;
   }
-}
-
-/** Positions of the important plays: flagged ones, and those the summary lists as key events. */
-function importantPlays(flagsJson: string, keyEventIds: string | null): number[] {
-  const keyEvents = new Set(JSON.parse(keyEventIds ?? '[]') as string[]);
-  const flags = JSON.parse(flagsJson) as Array<[string, number]>;
-  return flags.flatMap(([id, flagged], i) => (flagged === 1 || keyEvents.has(id) ? [i] : []));
-}
-
-/** How many plays `importantPlays` gives, without listing them (the plan counts every match's). */
-function importantCount(flagsJson: string, keyEventIds: string | null): number {
-  const keyEvents = keyEventIds === null ? null : new Set(JSON.parse(keyEventIds) as string[]);
-  const flags = JSON.parse(flagsJson) as Array<[string, number]>;
-  let n = 0;
-  for (const [id, flagged] of flags) if (flagged === 1 || keyEvents?.has(id)) n++;
-  return n;
 }
 
 function range(offset: number, limit: number, length: number): number[] {
