@@ -63,14 +63,20 @@ export function* scoreboards(store: StoreReader): Iterable<PrerenderRequest> {
   }
 }
 
-/** Every status, every page at the default page size. */
+/**
+ * Every status, every page at the default page size. A page of all matches also names the days of
+ * the matches it lists: unless a match is added or moves in kickoff order, it changes only with them.
+ */
 export function* fixtures(store: StoreReader, route: AnyRoute): Iterable<PrerenderRequest> {
   const { fallback: size } = limits(route);
   for (const league of slugs(store)) {
     for (const status of valuesOf(route, 'status')) {
       const count = countFixtures(store, league, { from: null, to: null, status: status as FixtureStatus });
+      const days = status === 'all' ? store.matches.daysInOrder(league) : null;
       for (let page = 1; page <= pagesToRender(count, size); page++) {
-        yield { params: { league }, query: { status, page: String(page) } };
+        const query = { status, page: String(page) };
+        if (!days) yield { params: { league }, query };
+        else yield { params: { league }, query, days: [...new Set(days.slice((page - 1) * size, page * size))] };
       }
     }
   }

@@ -22,6 +22,8 @@ export const topic = {
   day: (league: string, date: string) => `day:${league}:${date}`,
   /** Any match of the league. */
   matches: (league: string) => `matches:${league}`,
+  /** Which matches the league has, in kickoff order. */
+  order: (league: string) => `order:${league}`,
   /** The league's own record (season, ids). */
   league: (league: string) => `league:${league}`,
   /** Which clubs the league's catalogue lists. */
@@ -44,6 +46,8 @@ export function topicsOfChange(row: ChangeRow): string[] {
       return [topic.state(league, key)];
     case 'day':
       return [topic.day(league, key), topic.matches(league)];
+    case 'order':
+      return [topic.order(league), topic.matches(league)];
     case 'summary':
       return [topic.summary(league, key)];
     case 'plays':

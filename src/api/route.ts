@@ -51,6 +51,11 @@ export interface Reach {
 export interface PrerenderRequest {
   params: Record<string, string>;
   query: Record<string, string>;
+  /**
+   * The scoreboard days of the matches the response lists, when its enumerator knows them: what the
+   * response reads, finer than every match of the league (reads.ts).
+   */
+  days?: readonly string[];
 }
 
 type Fields<T> = { [K in keyof T]: Field<T[K]> };

@@ -126,7 +126,14 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => fixtures(store, params.league, query),
     prerender: pre.fixtures,
-    reads: ({ params: p }) => [topic.matches(p.league!), ...leagueLevel(p.league!)],
+    // A page of all matches lists the same matches until one is added or moves in kickoff order;
+    // a page of one status, until any match of the league changes.
+    reads: ({ params: p, query: q, days }) => [
+      ...(q.status === 'all' && days
+        ? [topic.order(p.league!), ...days.map((d) => topic.day(p.league!, d))]
+        : [topic.matches(p.league!)]),
+      ...leagueLevel(p.league!),
+    ],
     reach: { level: 'league', hot: plain },
   }),
   defineRoute({

@@ -20,6 +20,8 @@ export type ChangeKind =
   /** A match's state (pre, in, post) changed, or the match is new: logged beside its `match` row. */
   | 'state'
   | 'day'
+  /** The league's matches in kickoff order changed (a match is new, or its kickoff moved): key ''. */
+  | 'order'
   | 'summary'
   /** Which of a match's plays are key events (its summary's list) changed: logged beside its `summary` row. */
   | 'key-events'

@@ -8,7 +8,9 @@ import { AWAY_SCORE, HOME_SCORE } from './migrations.js';
 export function writerStatements(db: DB) {
   return {
     logChange: db.prepare('INSERT OR IGNORE INTO changes (snapshot, kind, league_slug, key) VALUES (?, ?, ?, ?)'),
-    storedMatch: db.prepare('SELECT scoreboard_date AS day, hash, state FROM matches WHERE league_slug = ? AND id = ?'),
+    storedMatch: db.prepare(
+      'SELECT scoreboard_date AS day, kickoff, hash, state FROM matches WHERE league_slug = ? AND id = ?',
+    ),
     upsertMatch: db.prepare(`
       INSERT INTO matches (league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
         season_year, record_json, event_json, event_holes, home_score, away_score, hash, last_synced_at, snapshot)

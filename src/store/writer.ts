@@ -43,7 +43,9 @@ export class StoreWriter {
 
   /** Store a match as a scoreboard (or the summary header, when `onlyIfAbsent`) describes it. */
   upsertMatch(league: string, m: MatchEntry, now: string, onlyIfAbsent = false): number {
-    const old = this.s.storedMatch.get(league, m.record.id) as { day: string; hash: string; state: string } | undefined;
+    const old = this.s.storedMatch.get(league, m.record.id) as
+      | { day: string; kickoff: string; hash: string; state: string }
+      | undefined;
     if (onlyIfAbsent && old) return 0;
     const json = JSON.stringify(m.record);
     const hash = contentHash(json);
@@ -78,6 +80,8 @@ export class StoreWriter {
       if (old && old.day !== m.scoreboardDate) this.log('day', league, old.day);
       // What reads only a match's progress (its plays pages) need not follow every change of its record.
       if (old?.state !== m.record.status.type.state) this.log('state', league, m.record.id);
+      // What lists the league's matches in kickoff order, page by page, shifts only when this does.
+      if (old?.kickoff !== m.kickoff) this.log('order', league, '');
     }
     // Competitor snapshots teach the store about clubs it has no catalogue entry for yet.
     for (const c of m.record.competitors) changed += this.upsertClub(league, c.team, now, true);

@@ -149,6 +149,41 @@ describe('incremental build', () => {
     );
   });
 
+  it("renders the pages of all fixtures that list a changed day's matches, and all of them when the order moves", async () => {
+    // A league with several pages of fixtures.
+    const store = await demoStore({ leagues: ['eng.1'], scale: 0.8 });
+    const dist = (await buildInto(store)).out;
+    const conn = new Database(store, { readonly: true });
+    const days = conn
+      .prepare("SELECT scoreboard_date FROM matches WHERE league_slug = 'eng.1' ORDER BY kickoff, id")
+      .pluck()
+      .all() as string[];
+    conn.close();
+    const day = days[150]!;
+    const files = fs
+      .readFileSync(path.join(currentRelease(dist)!, 'manifest.ndjson'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).file as string)
+      .filter((f) => f.startsWith('_s/get/soccer/eng.1/fixtures/'));
+    const allPages = files.filter((f) => f.includes('status-all'));
+    const statusPages = files.length - allPages.length;
+    // The pages of all matches (100 a page) that list one of the day's.
+    const listing = new Set(days.flatMap((d, i) => (d === day ? [Math.floor(i / 100)] : []))).size;
+    expect(allPages.length).toBeGreaterThan(listing + 1);
+    expect(statusPages).toBeGreaterThan(0);
+    const renderedAfter = async (rows: Array<[string, string, string]>) => {
+      editStore(store, () => {}, rows);
+      return (await buildInto(store, dist)).summary.rendered;
+    };
+    const any = await renderedAfter([]);
+    // Beside the fixtures, what reads every match of the league: its club list (clubs seen in its matches).
+    const clubList = 1;
+    // The day's scoreboard, every page of each status, and the pages of all matches listing the day.
+    expect((await renderedAfter([['day', 'eng.1', day]])) - any).toBe(1 + clubList + statusPages + listing);
+    expect((await renderedAfter([['order', 'eng.1', '']])) - any).toBe(clubList + files.length);
+  });
+
   it('deletes the files of a match that vanished from the store, and only those', async () => {
     const before = treeState(out);
     const { league, id } = pickMatch('pre');
@@ -163,6 +198,7 @@ describe('incremental build', () => {
       [
         ['match', league, id],
         ['day', league, day],
+        ['order', league, ''],
       ],
     );
     const { summary } = await buildInto(db, out);

@@ -64,6 +64,7 @@ describe('change tracking', () => {
         'key-events',
         'league',
         'match',
+        'order',
         'plays',
         'roster',
         'standings',
@@ -102,6 +103,26 @@ describe('change tracking', () => {
       league: 'eng.1',
       key: '9004',
     });
+    db.close();
+  });
+
+  it("logs the league's kickoff order when a match's kickoff moves, even within its day", async () => {
+    const { db } = tempStore();
+    const dir = copyRecorded();
+    await sync(db, dir, '2026-03-22T15:00:00Z');
+    const order = { kind: 'order', league: 'eng.1', key: '' };
+    expect(changesOf(db, 1)).toContainEqual(order);
+    const file = path.join(dir, 'eng.1/scoreboard/20260322.json');
+    const board = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const event = board.events.find((e: { id: string }) => e.id === '9004');
+    const later = (iso: string) => new Date(Date.parse(iso) + 3_600_000).toISOString().replace(':00.000Z', 'Z');
+    event.date = later(event.date);
+    event.competitions[0].date = later(event.competitions[0].date);
+    expect(event.date.slice(0, 10)).toBe('2026-03-22');
+    fs.writeFileSync(file, JSON.stringify(board));
+    await sync(db, dir, '2026-03-22T16:00:00Z');
+    expect(changesOf(db, 2)).toContainEqual(order);
+    expect(changesOf(db, 2)).toContainEqual({ kind: 'day', league: 'eng.1', key: '20260322' });
     db.close();
   });
 

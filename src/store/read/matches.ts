@@ -77,6 +77,7 @@ export class MatchQueries {
       summary: db.prepare(
         'SELECT sections, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
       ),
+      daysInOrder: db.prepare('SELECT scoreboard_date FROM matches WHERE league_slug = ? ORDER BY kickoff, id').pluck(),
       dates: db
         .prepare('SELECT DISTINCT scoreboard_date FROM matches WHERE league_slug = ? ORDER BY scoreboard_date')
         .pluck(),
@@ -93,6 +94,11 @@ export class MatchQueries {
   /** A day's events as stored (shape/event.ts), in kickoff order. */
   eventsOnDate(league: string, ymd: string): EventRow[] {
     return this.s.eventsOnDate.all(league, ymd) as EventRow[];
+  }
+
+  /** The scoreboard day of each of a league's matches, in the order fixtures list them (from an index). */
+  daysInOrder(league: string): string[] {
+    return this.s.daysInOrder.all(league) as string[];
   }
 
   count(league: string, filter: FixtureFilter): number {
