@@ -26,11 +26,14 @@ export interface Spooled extends Head {
   rule: string;
 }
 
-/** A spooled candidate as the next build carries it over: its head parsed, its tail as it is. */
+/** A spooled candidate as the next build carries it over: its head parsed, the rest kept by position. */
 export interface Carried extends Head {
   route: string;
-  /** The line from the route on, without its line break. */
-  tail: string;
+  /** The whole line, without its line break. */
+  line: string;
+  /** Where the line's route (the first field after the head) starts, and where the field after the heat does. */
+  tailAt: number;
+  afterHeat: number;
 }
 
 /** The fields before the tail (see spoolLine). */
@@ -50,40 +53,51 @@ const headText = (h: Head) =>
 export const spoolLine = (s: Spooled) =>
   `${headText(s)}\t${s.route}\t${s.file}\t${s.etag}\t${s.cacheControl}\t${s.rule}\n`;
 
-/** A carried candidate's line, with its priority and heat as this build has them. */
-export const carriedLine = (c: Carried, p: number, hot: 0 | 1) => `${headText({ ...c, p, hot })}\t${c.tail}\n`;
+/**
+ * A carried candidate's line, with its priority and heat as this build has them. `moved`: its standing
+ * was worked out again (its match changed), so the whole head is written anew.
+ */
+export const carriedLine = (c: Carried, p: number, hot: 0 | 1, moved: boolean) =>
+  moved ? `${headText({ ...c, p, hot })}\t${c.line.slice(c.tailAt)}\n` : `${p}\t${hot}\t${c.line.slice(c.afterHeat)}\n`;
 
 /** Null for a line that is not a spooled candidate. */
 export function uncarry(line: string): Carried | null {
-  const head = line.split('\t', HEAD_FIELDS);
-  let at = HEAD_FIELDS;
-  for (const f of head) at += f.length;
-  const tail = line.slice(at);
-  const [p, k] = [Number(head[0]), Number(head[2])];
-  const route = tail.slice(0, tail.indexOf('\t'));
-  if (head.length !== HEAD_FIELDS || !Number.isFinite(p) || !Number.isInteger(k) || !route) return null;
-  const bit = (v: string | undefined) => (v === '1' ? 1 : 0);
+  // Where each of the head's fields and the route end: fields are found, not split out, as a build
+  // carries hundreds of thousands of lines and keeps most of each as it is.
+  const ends: number[] = [];
+  for (let at = -1, n = 0; n <= HEAD_FIELDS; n++) {
+    at = line.indexOf('\t', at + 1);
+    if (at < 0) return null;
+    ends.push(at);
+  }
+  const field = (n: number) => line.slice(n === 0 ? 0 : ends[n - 1]! + 1, ends[n]);
+  const [p, k] = [Number(field(0)), Number(field(2))];
+  const route = field(HEAD_FIELDS);
+  if (!Number.isFinite(p) || !Number.isInteger(k) || !route) return null;
+  const bit = (v: string) => (v === '1' ? 1 : 0);
   return {
     p,
-    hot: bit(head[1]),
+    hot: bit(field(1)),
     k,
-    shortest: bit(head[3]),
-    level: head[4] === 'L' ? 'league' : 'match',
-    hotq: head[5]!,
-    league: head[6]!,
-    id: head[7]!,
-    day: head[8]!,
-    live: head[9] === '1',
+    shortest: bit(field(3)),
+    level: field(4) === 'L' ? 'league' : 'match',
+    hotq: field(5),
+    league: field(6),
+    id: field(7),
+    day: field(8),
+    live: field(9) === '1',
     route,
-    tail,
+    line,
+    tailAt: ends[HEAD_FIELDS - 1]! + 1,
+    afterHeat: ends[1]! + 1,
   };
 }
 
 export function unspool(line: string): Spooled {
   const c = uncarry(line);
-  const f = c?.tail.split('\t');
+  const f = c?.line.slice(c.tailAt).split('\t');
   if (!c || f?.length !== 5) throw new Error(`not a spooled rule candidate: ${JSON.stringify(line.slice(0, 200))}`);
-  const { tail: _, ...head } = c;
+  const { line: _, tailAt: _t, afterHeat: _h, ...head } = c;
   return { ...head, file: f[1]!, etag: f[2]!, cacheControl: f[3]!, rule: f[4]! };
 }
 

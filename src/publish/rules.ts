@@ -201,14 +201,15 @@ export class RulePlanner {
       carried.push(c);
     }
     for (const c of carried) {
-      if (c.level === 'match' && c.league && c.id && changed(c.league, c.id)) {
+      const moved = c.level === 'match' && !!c.league && !!c.id && changed(c.league, c.id);
+      if (moved) {
         const now = this.reach.matchNow(c.league, c.id);
         c.day = now?.day ?? '';
         c.live = now?.live ?? false;
       }
       const hot = c.shortest === 1 && this.reach.hotOf(c);
       const p = this.reach.priorityOf(c, c.shortest === 1, hot);
-      this.spool.write(carriedLine(c, p, hot ? 1 : 0));
+      this.spool.write(carriedLine(c, p, hot ? 1 : 0, moved));
       if (c.shortest) {
         this.counted.requests++;
         if (hot) this.counted.hot++;
