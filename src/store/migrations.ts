@@ -119,8 +119,9 @@ function scoreColumns(db: DB): void {
  * chain: the change feed's scores came after a match's record and its event, the counts' play flags
  * after the play stream. Small columns now lead; a match's event (scoreboards and fixtures read it)
  * comes before its record. The fixtures indexes also hold the scoreboard day their filter tests, so
- * the rows a page skips are never read; and each stream keeps its important count (important.ts) in
- * an index beside its count, so a build counts every match's plays without reading a row.
+ * the rows a page skips are never read; two more indexes answer what reads little of many matches
+ * (the clubs seen in them; their states and scores); and each stream keeps its important count
+ * (important.ts) in an index beside its count, so a build counts every match's plays without reading a row.
  */
 function rowLayout(db: DB): void {
   db.exec(`
@@ -151,6 +152,10 @@ function rowLayout(db: DB): void {
   CREATE INDEX matches_by_date  ON matches (league_slug, scoreboard_date, kickoff, id);
   CREATE INDEX matches_by_state ON matches (league_slug, state, kickoff, id, scoreboard_date);
   CREATE INDEX matches_by_kickoff ON matches (league_slug, kickoff, id, scoreboard_date);
+  -- What reads many matches but little of each, from an index alone: the clubs seen in a league's
+  -- matches (its club list, its coverage), and each match's state and scores (the change feed).
+  CREATE INDEX matches_by_clubs ON matches (league_slug, home_id, away_id);
+  CREATE INDEX matches_scores ON matches (league_slug, id, state, home_score, away_score);
 
   CREATE TABLE play_streams_v7 (
     league_slug    TEXT NOT NULL,

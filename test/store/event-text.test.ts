@@ -107,6 +107,7 @@ describe('stored event texts', () => {
     db.exec('ALTER TABLE matches DROP COLUMN event_json');
     db.exec('ALTER TABLE matches DROP COLUMN event_holes');
     db.exec('ALTER TABLE play_streams DROP COLUMN ends');
+    db.exec('DROP INDEX matches_scores'); // new in schema 7, which the migration rebuilds
     db.exec('ALTER TABLE matches DROP COLUMN home_score');
     db.exec('ALTER TABLE matches DROP COLUMN away_score');
     db.pragma('user_version = 3');

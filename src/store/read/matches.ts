@@ -68,12 +68,13 @@ export class MatchQueries {
         AND state = @state ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
       day: db.prepare('SELECT state, scoreboard_date AS day FROM matches WHERE league_slug = ? AND id = ?'),
-      // The matches a snapshot changed (their record, summary or plays), as they stand now.
+      // The matches a snapshot changed (their record, summary or plays), as they stand now: from an
+      // index that holds what the feed lists of each (a first sync changes every match).
       changedIn: db.prepare(`SELECT c.league_slug AS league, c.key AS id, m.state, m.home_score AS home,
         m.away_score AS away
         FROM (SELECT DISTINCT league_slug, key FROM changes
           WHERE snapshot = ? AND kind IN (${[...MATCH_CHANGES].map((k) => `'${k}'`).join(', ')})) c
-        LEFT JOIN matches m ON m.league_slug = c.league_slug AND m.id = c.key`),
+        LEFT JOIN matches m INDEXED BY matches_scores ON m.league_slug = c.league_slug AND m.id = c.key`),
       summary: db.prepare(
         'SELECT sections, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
       ),
