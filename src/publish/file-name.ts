@@ -25,8 +25,10 @@ export function fileDir(path: string): string {
 
 /** Release-relative path of the file for a request path's segments (after its leading `/`) and the name of its query. */
 export function fileOfSegments(segments: readonly string[], queryName: string): string {
-  const dir = segments.slice(0, DIR_SEGMENTS).join('/');
-  return `${STATIC_PREFIX}/${dir}/${[...segments.slice(DIR_SEGMENTS), queryName].join(JOIN)}.json`;
+  // Built in one pass: a build names every file it plans (~100,000 at scale 4).
+  let file = STATIC_PREFIX;
+  for (let i = 0; i < segments.length; i++) file += (i <= DIR_SEGMENTS ? '/' : JOIN) + segments[i];
+  return `${file}${segments.length <= DIR_SEGMENTS ? '/' : JOIN}${queryName}.json`;
 }
 
 export const NAME_JOIN = JOIN;

@@ -66,19 +66,46 @@ export function formUrl(f: RequestForm): string {
  * `index`; unambiguous and URL-safe, as no segment may hold the name's joiner.
  */
 export function fileFor(path: string, query: Readonly<Record<string, string>>): string {
-  const segments = path.split('/').slice(1);
-  if (!segments.every((s) => SEGMENT.test(s) && !s.includes(NAME_JOIN) && s !== '.' && s !== '..')) {
-    throw new PlanError(`cannot name a file for path ${JSON.stringify(path)}`);
+  return fileOfRequest(path.split('/').slice(1), query);
+}
+
+/** `fileFor` of a route's request, its path's segments made from the route's own. */
+function fileOfRoute(route: AnyRoute, req: PrerenderRequest): string {
+  const segments = route.segments.map((seg) =>
+    'literal' in seg ? seg.literal : encodeURIComponent(req.params[seg.param] ?? ''),
+  );
+  return fileOfRequest(segments, req.query);
+}
+
+function fileOfRequest(segments: string[], query: Readonly<Record<string, string>>): string {
+  for (const s of segments) {
+    if (!checkedSegment(s))
+      throw new PlanError(`cannot name a file for path ${JSON.stringify(`/${segments.join('/')}`)}`);
   }
-  const pairs = Object.keys(query)
-    .sort()
-    .map((k) => {
-      const v = query[k]!;
-      if (!KEY.test(k) || !TOKEN.test(v))
-        throw new PlanError(`cannot name a file for ${path} ${k}=${JSON.stringify(v)}`);
-      return `${k}-${v}`;
-    });
-  return fileOfSegments(segments, pairs.length ? pairs.join(',') : 'index');
+  const keys = Object.keys(query);
+  if (keys.length > 1) keys.sort();
+  let name = '';
+  for (const k of keys) {
+    const v = query[k]!;
+    if (!KEY.test(k) || !TOKEN.test(v)) {
+      throw new PlanError(`cannot name a file for /${segments.join('/')} ${k}=${JSON.stringify(v)}`);
+    }
+    name = name ? `${name},${k}-${v}` : `${k}-${v}`;
+  }
+  return fileOfSegments(segments, name || 'index');
+}
+
+/**
+ * Path segments known to be safe in a file name. A plan names its leagues and resources over and
+ * over (a build names ~100,000 files at scale 4): each is tested once. Bounded, as ids are many.
+ */
+const safeSegments = new Set<string>();
+
+function checkedSegment(s: string): boolean {
+  if (safeSegments.has(s)) return true;
+  if (!SEGMENT.test(s) || s.includes(NAME_JOIN) || s === '.' || s === '..') return false;
+  if (safeSegments.size < 1 << 12) safeSegments.add(s);
+  return true;
 }
 
 function aliasesOf(route: AnyRoute, req: PrerenderRequest): Array<{ route: AnyRoute; req: PrerenderRequest }> {
@@ -198,7 +225,7 @@ export function* planItems(store: StoreReader): Generator<PlanItem> {
     if (!route.prerender) continue;
     for (const req of route.prerender(store, route)) {
       // A route may name its own file outside the static prefix (`/` is the site's index.html).
-      yield { route, prerender: req, file: route.staticFile ?? fileFor(routePath(route, req.params), req.query) };
+      yield { route, prerender: req, file: route.staticFile ?? fileOfRoute(route, req) };
     }
   }
 }
