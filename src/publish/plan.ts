@@ -74,14 +74,29 @@ function fileOfRoute(route: AnyRoute, req: PrerenderRequest): string {
   const segments = route.segments.map((seg) =>
     'literal' in seg ? seg.literal : encodeURIComponent(req.params[seg.param] ?? ''),
   );
-  return fileOfRequest(segments, req.query);
+  // The route's own segments are the same for every file it names: tested once.
+  const all = !literalsChecked.has(route);
+  for (let i = 0; i < segments.length; i++) {
+    if (all || !('literal' in route.segments[i]!)) checkSegment(segments[i]!, segments);
+  }
+  literalsChecked.add(route);
+  return nameOf(segments, req.query);
 }
 
+const literalsChecked = new WeakSet<AnyRoute>();
+
 function fileOfRequest(segments: string[], query: Readonly<Record<string, string>>): string {
-  for (const s of segments) {
-    if (!checkedSegment(s))
-      throw new PlanError(`cannot name a file for path ${JSON.stringify(`/${segments.join('/')}`)}`);
+  for (const s of segments) checkSegment(s, segments);
+  return nameOf(segments, query);
+}
+
+function checkSegment(s: string, path: readonly string[]): void {
+  if (!SEGMENT.test(s) || s.includes(NAME_JOIN) || s === '.' || s === '..') {
+    throw new PlanError(`cannot name a file for path ${JSON.stringify(`/${path.join('/')}`)}`);
   }
+}
+
+function nameOf(segments: readonly string[], query: Readonly<Record<string, string>>): string {
   const keys = Object.keys(query);
   if (keys.length > 1) keys.sort();
   let name = '';
@@ -93,19 +108,6 @@ function fileOfRequest(segments: string[], query: Readonly<Record<string, string
     name = name ? `${name},${k}-${v}` : `${k}-${v}`;
   }
   return fileOfSegments(segments, name || 'index');
-}
-
-/**
- * Path segments known to be safe in a file name. A plan names its leagues and resources over and
- * over (a build names ~100,000 files at scale 4): each is tested once. Bounded, as ids are many.
- */
-const safeSegments = new Set<string>();
-
-function checkedSegment(s: string): boolean {
-  if (safeSegments.has(s)) return true;
-  if (!SEGMENT.test(s) || s.includes(NAME_JOIN) || s === '.' || s === '..') return false;
-  if (safeSegments.size < 1 << 12) safeSegments.add(s);
-  return true;
 }
 
 function aliasesOf(route: AnyRoute, req: PrerenderRequest): Array<{ route: AnyRoute; req: PrerenderRequest }> {

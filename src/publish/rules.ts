@@ -200,8 +200,16 @@ export class RulePlanner {
       if (!c || c.hotq === UNCARRIED) return false;
       carried.push(c);
     }
+    // A file's candidates name one match (its own and its aliases' requests): asked about once.
+    let asked = null as { league: string; id: string; moved: boolean } | null;
     for (const c of carried) {
-      const moved = c.level === 'match' && !!c.league && !!c.id && changed(c.league, c.id);
+      let moved = false;
+      if (c.level === 'match' && c.league && c.id) {
+        if (asked?.league !== c.league || asked.id !== c.id) {
+          asked = { league: c.league, id: c.id, moved: changed(c.league, c.id) };
+        }
+        moved = asked.moved;
+      }
       if (moved) {
         const now = this.reach.matchNow(c.league, c.id);
         c.day = now?.day ?? '';
