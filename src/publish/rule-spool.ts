@@ -23,7 +23,8 @@ export interface Spooled extends Head {
   file: string;
   etag: string;
   cacheControl: string;
-  rule: string;
+  /** The literal rule's request: its path and conditions (the rule is `<request> /<file> 200!`). */
+  request: string;
 }
 
 /** A spooled candidate as the next build carries it over: its head parsed, the rest kept by position. */
@@ -31,12 +32,13 @@ export interface Carried extends Head {
   route: string;
   /** The whole line, without its line break. */
   line: string;
-  /** Where the line's route (the first field after the head) starts, and where the field after the heat does. */
+  /** Where the head starts (after the file), where the route (after the head) does, and the field after the heat. */
+  headAt: number;
   tailAt: number;
   afterHeat: number;
 }
 
-/** The fields before the tail (see spoolLine). */
+/** The fields of the head (see spoolLine). */
 const HEAD_FIELDS = 10;
 
 const headText = (h: Head) =>
@@ -44,36 +46,39 @@ const headText = (h: Head) =>
   `${h.league}\t${h.id}\t${h.day}\t${h.live ? 1 : 0}`;
 
 /**
- * A spooled candidate as one tab-separated line (a build spools tens of thousands): no field holds a
- * tab or a line break — file names, route names, leagues, ids, days and rules are URL-safe tokens and
- * spaces, ETags and Cache-Control header values are ours — and the rule, the one with spaces, goes last.
- * What a carried candidate may change comes first (the head), what it never changes after (the tail):
- * carrying one over rewrites the head of its line and keeps the tail as it is.
+ * A spooled candidate as one tab-separated line (a build spools hundreds of thousands): no field holds
+ * a tab or a line break — file names, route names, leagues, ids, days and requests are URL-safe tokens
+ * and spaces, ETags and Cache-Control header values are ours — and the request, the one with spaces,
+ * goes last. The file leads (the next build looks lines up by it), then what a carried candidate may
+ * change (the head), then what it never changes (the tail): carrying one over rewrites the head and
+ * keeps the rest as it is. The rule's target is the file, so it is not written twice.
  */
 export const spoolLine = (s: Spooled) =>
-  `${headText(s)}\t${s.route}\t${s.file}\t${s.etag}\t${s.cacheControl}\t${s.rule}\n`;
+  `${s.file}\t${headText(s)}\t${s.route}\t${s.etag}\t${s.cacheControl}\t${s.request}\n`;
 
 /**
  * A carried candidate's line, with its priority and heat as this build has them. `moved`: its standing
  * was worked out again (its match changed), so the whole head is written anew.
  */
 export const carriedLine = (c: Carried, p: number, hot: 0 | 1, moved: boolean) =>
-  moved ? `${headText({ ...c, p, hot })}\t${c.line.slice(c.tailAt)}\n` : `${p}\t${hot}\t${c.line.slice(c.afterHeat)}\n`;
+  moved
+    ? `${c.line.slice(0, c.headAt)}${headText({ ...c, p, hot })}\t${c.line.slice(c.tailAt)}\n`
+    : `${c.line.slice(0, c.headAt)}${p}\t${hot}\t${c.line.slice(c.afterHeat)}\n`;
 
 /** Null for a line that is not a spooled candidate. */
 export function uncarry(line: string): Carried | null {
-  // Where each of the head's fields and the route end: fields are found, not split out, as a build
-  // carries hundreds of thousands of lines and keeps most of each as it is.
+  // Where the file, each of the head's fields and the route end: fields are found, not split out, as
+  // a build carries hundreds of thousands of lines and keeps most of each as it is.
   const ends: number[] = [];
-  for (let at = -1, n = 0; n <= HEAD_FIELDS; n++) {
+  for (let at = -1, n = 0; n <= HEAD_FIELDS + 1; n++) {
     at = line.indexOf('\t', at + 1);
     if (at < 0) return null;
     ends.push(at);
   }
-  const field = (n: number) => line.slice(n === 0 ? 0 : ends[n - 1]! + 1, ends[n]);
+  const field = (n: number) => line.slice(ends[n]! + 1, ends[n + 1]);
   const [p, k] = [Number(field(0)), Number(field(2))];
   const route = field(HEAD_FIELDS);
-  if (!Number.isFinite(p) || !Number.isInteger(k) || !route) return null;
+  if (ends[0] === 0 || !Number.isFinite(p) || !Number.isInteger(k) || !route) return null;
   const bit = (v: string) => (v === '1' ? 1 : 0);
   return {
     p,
@@ -88,29 +93,33 @@ export function uncarry(line: string): Carried | null {
     live: field(9) === '1',
     route,
     line,
-    tailAt: ends[HEAD_FIELDS - 1]! + 1,
-    afterHeat: ends[1]! + 1,
+    headAt: ends[0]! + 1,
+    tailAt: ends[HEAD_FIELDS]! + 1,
+    afterHeat: ends[2]! + 1,
   };
 }
 
 export function unspool(line: string): Spooled {
   const c = uncarry(line);
   const f = c?.line.slice(c.tailAt).split('\t');
-  if (!c || f?.length !== 5) throw new Error(`not a spooled rule candidate: ${JSON.stringify(line.slice(0, 200))}`);
-  const { line: _, tailAt: _t, afterHeat: _h, ...head } = c;
-  return { ...head, file: f[1]!, etag: f[2]!, cacheControl: f[3]!, rule: f[4]! };
+  if (!c || f?.length !== 4) throw new Error(`not a spooled rule candidate: ${JSON.stringify(line.slice(0, 200))}`);
+  const { line: _, headAt: _f, tailAt: _t, afterHeat: _h, ...head } = c;
+  return { ...head, file: line.slice(0, c.headAt - 1), etag: f[1]!, cacheControl: f[2]!, request: f[3]! };
 }
 
 /** A spooled line's priority and number of conditions, without splitting the rest. */
 export function spooledRank(line: string): { p: number; k: number } {
-  const afterP = line.indexOf('\t');
+  const afterFile = line.indexOf('\t');
+  const afterP = line.indexOf('\t', afterFile + 1);
   const afterHot = line.indexOf('\t', afterP + 1);
-  return { p: Number(line.slice(0, afterP)), k: Number(line.slice(afterHot + 1, line.indexOf('\t', afterHot + 1))) };
+  return {
+    p: Number(line.slice(afterFile + 1, afterP)),
+    k: Number(line.slice(afterHot + 1, line.indexOf('\t', afterHot + 1))),
+  };
 }
 
-/** The file a spooled line is for, without splitting the rest. */
+/** The file a spooled line is for: its first field. */
 export function spooledFile(line: string): string {
-  let start = 0;
-  for (let i = 0; i < HEAD_FIELDS + 1; i++) start = line.indexOf('\t', start) + 1;
-  return line.slice(start, line.indexOf('\t', start));
+  const end = line.indexOf('\t');
+  return end < 0 ? line : line.slice(0, end);
 }

@@ -83,9 +83,9 @@ function escapeRule(route: AnyRoute, keys: string[], fallback: string): string {
   return `${route.path} ${conds} ${to} 200!`;
 }
 
-function literalRule(form: RequestForm, file: string): string {
-  const conds = form.query.map(([k, v]) => ` ${k}=${v}`).join('');
-  return `${form.path}${conds} /${file} 200!`;
+/** A literal rule's request: the path and the conditions (the rule is `<request> /<file> 200!`). */
+function literalRequest(form: RequestForm): string {
+  return `${form.path}${form.query.map(([k, v]) => ` ${k}=${v}`).join('')}`;
 }
 
 /** The page rules for what the release in `dir` holds (see PAGES above). */
@@ -164,17 +164,17 @@ export class RulePlanner {
     }
     if (file.startsWith(`${STATIC_PREFIX}/`)) this.allHeaders?.write(headerBlock(file, headers));
     const { etag, cacheControl } = headers;
-    const spool = (form: RequestForm, k: number, rule: string, shortest: boolean) => {
+    const spool = (form: RequestForm, k: number, request: string, shortest: boolean) => {
       const standing = standingOf(form);
       const p = this.reach.priorityOf(standing, shortest, hot.has(form));
-      const s = { ...standing, p, k, file, etag, cacheControl, rule, route: form.route.name };
+      const s = { ...standing, p, k, file, etag, cacheControl, request, route: form.route.name };
       this.spool.write(spoolLine({ ...s, shortest: shortest ? 1 : 0, hot: hot.has(form) ? 1 : 0 }));
       return p;
     };
     for (const form of planned.forms) {
       if (Object.keys(form.route.query).length) this.routes.set(form.route.name, form.route);
       // plan.ts puts each request's shortest spelling first among its spellings, the very object.
-      const p = spool(form, form.query.length, literalRule(form, file), planned.requests.includes(form));
+      const p = spool(form, form.query.length, literalRequest(form), planned.requests.includes(form));
       this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
     }
     // A request no literal rule can express is counted all the same: the next build carries its count over.
@@ -286,7 +286,7 @@ export class RulePlanner {
       if (k < 0) continue;
       if (p > cut.below || (p === cut.below && atCut++ >= cut.atCut)) continue;
       const s = unspool(line);
-      groups[s.k]!.write(`${s.rule}\n`);
+      groups[s.k]!.write(`${s.request} /${s.file} 200!\n`);
       literals++;
       reach.reached += s.shortest;
       reach.hotReached += s.hot;

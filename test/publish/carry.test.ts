@@ -146,9 +146,9 @@ describe('carrying untouched files over', () => {
     const { db, out } = copyOfBase('cut');
     const carry = carryFile(currentRelease(out)!);
     const lines = fs.readFileSync(carry, 'utf8').split('\n');
-    // Cut inside the rule (the last field) of a line of a file no change touched: the cut line still
-    // names its file.
-    const at = lines.findIndex((l) => l.includes('\t_s/') && !plannedIntact.has(spooledFile(l)));
+    // Cut inside the request (the last field) of a line of a file no change touched: the cut line
+    // still names its file.
+    const at = lines.findIndex((l) => l.startsWith('_s/') && !plannedIntact.has(spooledFile(l)));
     const cutFile = spooledFile(lines[at]!);
     expect(cutFile.startsWith('_s/')).toBe(true);
     fs.writeFileSync(carry, [...lines.slice(0, at), lines[at]!.slice(0, -5)].join('\n'));
