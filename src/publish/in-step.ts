@@ -5,11 +5,11 @@
  * not found in the window is simply treated as unknown by the caller. Memory stays bounded by the
  * window, whatever the store size. Consecutive lines with one key are one entry.
  */
-import { linesSync } from '../util/lines.js';
+import { LineReader } from '../util/lines.js';
 import nodeFs from 'node:fs';
 
 export class InStep {
-  private readonly lines: Generator<string> | null;
+  private readonly lines: LineReader | null;
   /** Entries read ahead, by key, oldest first. */
   private readonly pending = new Map<string, string[]>();
   /** The line read past the end of the last entry: the first of the next. */
@@ -25,7 +25,7 @@ export class InStep {
     private readonly onUnclaimed?: (key: string) => void,
   ) {
     // A last line without its line break was cut off: it is not an entry.
-    this.lines = file && nodeFs.existsSync(file) ? linesSync(file, nodeFs, true) : null;
+    this.lines = file && nodeFs.existsSync(file) ? new LineReader(file, nodeFs, true) : null;
     if (!this.lines) this.done = true;
   }
 
@@ -38,8 +38,8 @@ export class InStep {
     }
     while (!this.done) {
       const read = this.lines!.next();
-      if (read.done) this.done = true;
-      else if (read.value) return read.value;
+      if (read === null) this.done = true;
+      else if (read) return read;
     }
     return null;
   }
@@ -93,7 +93,7 @@ export class InStep {
   }
 
   close(): void {
-    if (!this.done) this.lines?.return(undefined);
+    this.lines?.close();
     this.done = true;
     this.next = null;
     this.nextKey = null;

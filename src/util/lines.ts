@@ -45,24 +45,62 @@ export class LineWriter {
 
 /**
  * Lines of a text file, read in fixed-size chunks: memory stays flat however long the file is.
- * `whole`: leave out a last line without its line break (what a cut-off write leaves).
+ * `whole`: leave out a last line without its line break (what a cut-off write leaves). A reader,
+ * not a generator: a build reads hundreds of thousands of lines in step with its plan, and a
+ * generator's step costs more than the line.
  */
-export function* linesSync(file: string, fs: OutputFs = nodeFs, whole = false): Generator<string> {
-  const fd = fs.openSync(file, 'r');
-  const buf = Buffer.alloc(1 << 16);
+export class LineReader {
+  private fd: number | null;
+  private readonly buf = Buffer.alloc(1 << 16);
   // A chunk may end inside a multi-byte character; the decoder carries it over.
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  try {
-    for (let n = fs.readSync(fd, buf, 0, buf.length, null); n > 0; n = fs.readSync(fd, buf, 0, buf.length, null)) {
-      const text = rest + decoder.write(buf.subarray(0, n));
-      const lines = text.split('\n');
-      rest = lines.pop()!;
-      yield* lines;
+  private readonly decoder = new StringDecoder('utf8');
+  private lines: string[] = [];
+  private at = 0;
+  private rest = '';
+
+  constructor(
+    file: string,
+    private readonly fs: OutputFs = nodeFs,
+    private readonly whole = false,
+  ) {
+    this.fd = fs.openSync(file, 'r');
+  }
+
+  /** The next line (without its line break), or null at the end of the file. */
+  next(): string | null {
+    while (this.at >= this.lines.length) if (!this.fill()) return null;
+    return this.lines[this.at++]!;
+  }
+
+  private fill(): boolean {
+    if (this.fd === null) return false;
+    const n = this.fs.readSync(this.fd, this.buf, 0, this.buf.length, null);
+    this.at = 0;
+    if (n > 0) {
+      this.lines = (this.rest + this.decoder.write(this.buf.subarray(0, n))).split('\n');
+      this.rest = this.lines.pop()!;
+      return true;
     }
-    rest += decoder.end();
-    if (rest && !whole) yield rest;
+    const last = this.rest + this.decoder.end();
+    this.close();
+    this.lines = last && !this.whole ? [last] : [];
+    return this.lines.length > 0;
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    this.fs.closeSync(this.fd);
+    this.fd = null;
+    this.rest = '';
+  }
+}
+
+/** Every line of a text file (see LineReader). */
+export function* linesSync(file: string, fs: OutputFs = nodeFs, whole = false): Generator<string> {
+  const reader = new LineReader(file, fs, whole);
+  try {
+    for (let line = reader.next(); line !== null; line = reader.next()) yield line;
   } finally {
-    fs.closeSync(fd);
+    reader.close();
   }
 }
