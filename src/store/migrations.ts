@@ -7,7 +7,8 @@ import { packEnds, packJson, unpackBytes } from './blob.js';
 import { arraySpans } from '../util/json-spans.js';
 import type { MatchRecord } from './records.js';
 import { eventText } from './shape/event.js';
-import { importantCount } from './important.js';
+import { rowLayout } from './row-layout.js';
+import { eachRow } from './table-rows.js';
 
 /** SQL, or a step that needs code (compressing what is stored). */
 export type Migration = string | ((db: DB) => void);
@@ -60,17 +61,6 @@ function compactStore(db: DB): void {
 const columnsOf = (db: DB, table: string) =>
   db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
 
-/** Every row of `table` with its rowid and `column`, read in batches (a whole table would not fit in memory). */
-function eachRow<R extends { rowid: number }>(db: DB, table: string, column: string, fn: (row: R) => void): void {
-  const rows = db.prepare(`SELECT rowid, ${column} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT 256`);
-  for (let last = 0; ; ) {
-    const batch = rows.all(last) as R[];
-    if (!batch.length) break;
-    for (const r of batch) fn(r);
-    last = batch.at(-1)!.rowid;
-  }
-}
-
 /**
  * 4: each match's event as the API lists it, stored beside its record (shape/event.ts), so that
  * scoreboards and fixtures splice stored text. Derived with the code's shape: a change to that shape
@@ -112,85 +102,6 @@ function scoreColumns(db: DB): void {
   }
   db.exec(`UPDATE matches SET home_score = record_json ${HOME_SCORE}, away_score = record_json ${AWAY_SCORE}`);
 }
-
-/**
- * 7: large columns last. SQLite lays a row's columns out in order and spills what does not fit on
- * its page into a chain of overflow pages, so reading a column after a large one walks that one's
- * chain: the change feed's scores came after a match's record and its event, the counts' play flags
- * after the play stream. Small columns now lead; a match's event (scoreboards and fixtures read it)
- * comes before its record. The fixtures indexes also hold the scoreboard day their filter tests, so
- * the rows a page skips are never read; two more indexes answer what reads little of many matches
- * (the clubs seen in them; their states and scores); and each stream keeps its important count
- * (important.ts) in an index beside its count, so a build counts every match's plays without reading a row.
- */
-function rowLayout(db: DB): void {
-  db.exec(`
-  CREATE TABLE matches_v7 (
-    league_slug     TEXT NOT NULL,
-    id              TEXT NOT NULL,
-    kickoff         TEXT NOT NULL,  -- normalized ISO-8601 UTC with seconds, sortable as text
-    scoreboard_date TEXT NOT NULL,  -- YYYYMMDD of the UTC kickoff
-    state           TEXT NOT NULL,  -- pre | in | post | unknown
-    status_name     TEXT NOT NULL,
-    completed       INTEGER NOT NULL,
-    home_id         TEXT,
-    away_id         TEXT,
-    season_year     INTEGER,
-    hash            TEXT NOT NULL,
-    last_synced_at  TEXT NOT NULL,
-    snapshot        INTEGER NOT NULL DEFAULT 0,
-    home_score      ANY,
-    away_score      ANY,
-    event_holes     TEXT NOT NULL DEFAULT '[]',
-    event_json      BLOB NOT NULL DEFAULT x'',
-    record_json     TEXT NOT NULL,  -- MatchRecord
-    PRIMARY KEY (league_slug, id)
-  ) STRICT;
-  INSERT INTO matches_v7 (${MATCH_COLUMNS}) SELECT ${MATCH_COLUMNS} FROM matches ORDER BY rowid;
-  DROP TABLE matches;
-  ALTER TABLE matches_v7 RENAME TO matches;
-  CREATE INDEX matches_by_date  ON matches (league_slug, scoreboard_date, kickoff, id);
-  CREATE INDEX matches_by_state ON matches (league_slug, state, kickoff, id, scoreboard_date);
-  CREATE INDEX matches_by_kickoff ON matches (league_slug, kickoff, id, scoreboard_date);
-  -- What reads many matches but little of each, from an index alone: the clubs seen in a league's
-  -- matches (its club list, its coverage), and each match's state and scores (the change feed).
-  CREATE INDEX matches_by_clubs ON matches (league_slug, home_id, away_id);
-  CREATE INDEX matches_scores ON matches (league_slug, id, state, home_score, away_score);
-
-  CREATE TABLE play_streams_v7 (
-    league_slug    TEXT NOT NULL,
-    match_id       TEXT NOT NULL,
-    count          INTEGER NOT NULL,
-    important      INTEGER NOT NULL DEFAULT 0, -- plays that are flagged or key events (important.ts)
-    complete       INTEGER NOT NULL, -- every page of the provider's stream was stored
-    hash           TEXT NOT NULL,
-    last_synced_at TEXT NOT NULL,
-    snapshot       INTEGER NOT NULL DEFAULT 0,
-    flags          TEXT,
-    ends           BLOB,
-    plays          BLOB,
-    PRIMARY KEY (league_slug, match_id)
-  ) STRICT;
-  INSERT INTO play_streams_v7 (${STREAM_COLUMNS}) SELECT ${STREAM_COLUMNS} FROM play_streams ORDER BY rowid;
-  DROP TABLE play_streams;
-  ALTER TABLE play_streams_v7 RENAME TO play_streams;
-  CREATE INDEX play_counts ON play_streams (league_slug, match_id, count, important);
-  `);
-  const keyEvents = db
-    .prepare('SELECT key_event_ids FROM match_summaries WHERE league_slug = ? AND match_id = ?')
-    .pluck();
-  const set = db.prepare('UPDATE play_streams SET important = ? WHERE rowid = ?');
-  type Row = { rowid: number; league_slug: string; match_id: string; flags: string | null };
-  eachRow<Row>(db, 'play_streams', 'league_slug, match_id, flags', (r) => {
-    if (!r.flags) return;
-    const ids = (keyEvents.get(r.league_slug, r.match_id) as string | undefined) ?? null;
-    set.run(importantCount(r.flags, ids), r.rowid);
-  });
-}
-
-const MATCH_COLUMNS = `league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
-    season_year, hash, last_synced_at, snapshot, home_score, away_score, event_holes, event_json, record_json`;
-const STREAM_COLUMNS = 'league_slug, match_id, count, complete, hash, last_synced_at, snapshot, flags, ends, plays';
 
 export const MIGRATIONS: readonly Migration[] = [
   /* 1: the normalized store */ `
