@@ -9,9 +9,9 @@ import { formatQuery } from '../api/query.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { OutputFs } from '../util/lines.js';
-import { LineWriter } from '../util/lines.js';
+import { LineWriter, countLines } from '../util/lines.js';
 import type { ManifestEntry } from './manifest.js';
-import { bytesOf, countManifest, manifestLine } from './manifest.js';
+import { bytesOf, manifestLine } from './manifest.js';
 import type { BuildInfo } from './build-info.js';
 import { BUILD_INFO_FILE, buildInfoJson } from './build-info.js';
 import type { BuildScope } from './scope.js';
@@ -66,7 +66,8 @@ export async function writeRelease(
   fs: OutputFs,
   recycler: Recycler | null,
 ) {
-  const previousFiles = previous ? countManifest(path.join(previous, MANIFEST_FILE)).files : 0;
+  // One file per line: counted without reading the lines.
+  const previousFiles = previous ? countLines(path.join(previous, MANIFEST_FILE)) : 0;
   const reuse = !opts.full;
   const placer = new FilePlacer(temp, previous, reuse, fs, !!recycler);
   /** Files given a new inode rather than the published one's: the new release's lineage (recycle.ts). */

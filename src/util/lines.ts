@@ -104,3 +104,29 @@ export function* linesSync(file: string, fs: OutputFs = nodeFs, whole = false): 
     reader.close();
   }
 }
+
+/**
+ * How many non-empty lines a text file has, counted in its bytes without decoding them (a build
+ * counts the published manifest's files: 45 MB at demo scale 4). 0 when there is no such file.
+ */
+export function countLines(file: string, fs: OutputFs = nodeFs): number {
+  if (!fs.existsSync(file)) return 0;
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.alloc(1 << 20);
+  let lines = 0;
+  let open = false;
+  try {
+    for (let n = fs.readSync(fd, buf, 0, buf.length, null); n > 0; n = fs.readSync(fd, buf, 0, buf.length, null)) {
+      let start = 0;
+      for (let nl = buf.indexOf(10, start); nl !== -1 && nl < n; nl = buf.indexOf(10, start)) {
+        if (open || nl > start) lines++;
+        open = false;
+        start = nl + 1;
+      }
+      if (start < n) open = true;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return open ? lines + 1 : lines;
+}
