@@ -186,10 +186,10 @@ export function validateQuery<Q>(route: RouteDef<unknown, Q>, query: Query): Q {
 
 /** The URL path of a route for the given (already valid) parameters. */
 export function routePath(route: AnyRoute, params: Record<string, string>): string {
-  return (
-    '/' +
-    route.segments
-      .map((seg) => ('literal' in seg ? seg.literal : encodeURIComponent(params[seg.param] ?? '')))
-      .join('/')
-  );
+  return `/${routeSegments(route, params).join('/')}`;
+}
+
+/** The segments of `routePath` (after its leading `/`), each encoded. */
+export function routeSegments(route: AnyRoute, params: Record<string, string>): string[] {
+  return route.segments.map((seg) => ('literal' in seg ? seg.literal : encodeURIComponent(params[seg.param] ?? '')));
 }

@@ -15,7 +15,7 @@ export const STATIC_PREFIX = '_s';
 
 /** Path segments that name a file's directory. */
 const DIR_SEGMENTS = 4;
-/** Joins the rest of the path and the query into a name; never part of a segment (`fileFor` checks). */
+/** Joins the rest of the path and the query into a name; never part of a segment (plan.ts checks). */
 const JOIN = '~';
 
 /** The file's directory, from the request path: `_s/get/soccer/eng.1/events`. */

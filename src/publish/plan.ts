@@ -9,7 +9,7 @@ import { formatQuery } from '../api/query.js';
 import type { ResolvedRequest } from '../api/resolve.js';
 import { resolveRoute } from '../api/resolve.js';
 import type { AnyRoute, PrerenderRequest } from '../api/route.js';
-import { matchRoute, routePath, validateQuery } from '../api/route.js';
+import { matchRoute, routePath, routeSegments, validateQuery } from '../api/route.js';
 import { ROUTES, ROUTES_BY_NAME } from '../api/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 
@@ -62,18 +62,12 @@ export function formUrl(f: RequestForm): string {
 }
 
 /**
- * The file of a request (file-name.ts): its query named `k1-v1,k2-v2` (pairs sorted by key) or
- * `index`; unambiguous and URL-safe, as no segment may hold the name's joiner.
+ * The file of a route's request (file-name.ts): its path's segments, then its query named
+ * `k1-v1,k2-v2` (pairs sorted by key) or `index`; unambiguous and URL-safe, as no segment may hold
+ * the name's joiner.
  */
-export function fileFor(path: string, query: Readonly<Record<string, string>>): string {
-  return fileOfRequest(path.split('/').slice(1), query);
-}
-
-/** `fileFor` of a route's request, its path's segments made from the route's own. */
-function fileOfRoute(route: AnyRoute, req: PrerenderRequest): string {
-  const segments = route.segments.map((seg) =>
-    'literal' in seg ? seg.literal : encodeURIComponent(req.params[seg.param] ?? ''),
-  );
+export function fileOfRoute(route: AnyRoute, req: PrerenderRequest): string {
+  const segments = routeSegments(route, req.params);
   // The route's own segments are the same for every file it names: tested once.
   const all = !literalsChecked.has(route);
   for (let i = 0; i < segments.length; i++) {
@@ -84,11 +78,6 @@ function fileOfRoute(route: AnyRoute, req: PrerenderRequest): string {
 }
 
 const literalsChecked = new WeakSet<AnyRoute>();
-
-function fileOfRequest(segments: string[], query: Readonly<Record<string, string>>): string {
-  for (const s of segments) checkSegment(s, segments);
-  return nameOf(segments, query);
-}
 
 function checkSegment(s: string, path: readonly string[]): void {
   if (!SEGMENT.test(s) || s.includes(NAME_JOIN) || s === '.' || s === '..') {

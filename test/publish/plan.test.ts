@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatQuery } from '../../src/api/query.js';
 import { requestKey } from '../../src/api/resolve.js';
-import { ROUTES } from '../../src/api/routes.js';
+import { ROUTES, ROUTES_BY_NAME } from '../../src/api/routes.js';
 import type { PlannedFile } from '../../src/publish/plan.js';
-import { buildPlan } from '../../src/publish/plan.js';
+import { PlanError, buildPlan, fileOfRoute } from '../../src/publish/plan.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore } from '../api/helpers/api-store.js';
 
@@ -53,5 +53,18 @@ describe('the build plan', () => {
     expect(new Set(plan.map((f) => f.file)).size).toBe(plan.length);
     const keys = plan.flatMap((f) => f.keys);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('names no file for a segment or query value that could leave its directory or run into another name', () => {
+    const plays = ROUTES_BY_NAME.get('plays')!;
+    const planned = plan.find((f) => f.route === plays)!;
+    expect(fileOfRoute(plays, planned.prerender)).toBe(planned.file);
+    const params = planned.prerender.params;
+    for (const eventId of ['..', '.', 'a~b', 'a/b', '']) {
+      expect(() => fileOfRoute(plays, { params: { ...params, eventId }, query: {} }), eventId).toThrow(PlanError);
+    }
+    for (const page of ['../x', '1 2', '']) {
+      expect(() => fileOfRoute(plays, { params, query: { page } }), page).toThrow(PlanError);
+    }
   });
 });
