@@ -4,18 +4,25 @@
  * count the store keeps beside each stream (the build counts every match's without reading its plays).
  */
 
-/** Positions of the important plays, in match order. `flagsJson`: the stream's `[[id, flagged], …]`. */
-export function importantPlays(flagsJson: string, keyEventIds: string | null): number[] {
+type Flag = [id: string, flagged: number];
+
+/** The stream's `[[id, flagged], …]`, and whether one of them is important given the summary's key events. */
+function importance(flagsJson: string, keyEventIds: string | null) {
   const keyEvents = new Set(JSON.parse(keyEventIds ?? '[]') as string[]);
-  const flags = JSON.parse(flagsJson) as Array<[string, number]>;
-  return flags.flatMap(([id, flagged], i) => (flagged === 1 || keyEvents.has(id) ? [i] : []));
+  const flags = JSON.parse(flagsJson) as Flag[];
+  return { flags, important: ([id, flagged]: Flag) => flagged === 1 || keyEvents.has(id) };
+}
+
+/** Positions of the important plays, in match order. */
+export function importantPlays(flagsJson: string, keyEventIds: string | null): number[] {
+  const { flags, important } = importance(flagsJson, keyEventIds);
+  return flags.flatMap((f, i) => (important(f) ? [i] : []));
 }
 
 /** How many plays `importantPlays` gives, without listing them. */
 export function importantCount(flagsJson: string, keyEventIds: string | null): number {
-  const keyEvents = keyEventIds === null ? null : new Set(JSON.parse(keyEventIds) as string[]);
-  const flags = JSON.parse(flagsJson) as Array<[string, number]>;
+  const { flags, important } = importance(flagsJson, keyEventIds);
   let n = 0;
-  for (const [id, flagged] of flags) if (flagged === 1 || keyEvents?.has(id)) n++;
+  for (const f of flags) if (important(f)) n++;
   return n;
 }

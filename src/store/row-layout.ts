@@ -17,9 +17,10 @@ import { eachRow } from './table-rows.js';
  * (important.ts) in an index beside its count, so a build counts every match's plays without reading a row.
  */
 export function rowLayout(db: DB): void {
-  db.exec(`
-  CREATE TABLE matches_v7 (
-    league_slug     TEXT NOT NULL,
+  rebuild(
+    db,
+    'matches',
+    `league_slug     TEXT NOT NULL,
     id              TEXT NOT NULL,
     kickoff         TEXT NOT NULL,  -- normalized ISO-8601 UTC with seconds, sortable as text
     scoreboard_date TEXT NOT NULL,  -- YYYYMMDD of the UTC kickoff
@@ -37,11 +38,11 @@ export function rowLayout(db: DB): void {
     event_holes     TEXT NOT NULL DEFAULT '[]',
     event_json      BLOB NOT NULL DEFAULT x'',
     record_json     TEXT NOT NULL,  -- MatchRecord
-    PRIMARY KEY (league_slug, id)
-  ) STRICT;
-  INSERT INTO matches_v7 (${MATCH_COLUMNS}) SELECT ${MATCH_COLUMNS} FROM matches ORDER BY rowid;
-  DROP TABLE matches;
-  ALTER TABLE matches_v7 RENAME TO matches;
+    PRIMARY KEY (league_slug, id)`,
+    `league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id, season_year, hash,
+    last_synced_at, snapshot, home_score, away_score, event_holes, event_json, record_json`,
+  );
+  db.exec(`
   CREATE INDEX matches_by_date  ON matches (league_slug, scoreboard_date, kickoff, id);
   CREATE INDEX matches_by_state ON matches (league_slug, state, kickoff, id, scoreboard_date);
   CREATE INDEX matches_by_kickoff ON matches (league_slug, kickoff, id, scoreboard_date);
@@ -49,9 +50,11 @@ export function rowLayout(db: DB): void {
   -- matches (its club list, its coverage), and each match's state and scores (the change feed).
   CREATE INDEX matches_by_clubs ON matches (league_slug, home_id, away_id);
   CREATE INDEX matches_scores ON matches (league_slug, id, state, home_score, away_score);
-
-  CREATE TABLE play_streams_v7 (
-    league_slug    TEXT NOT NULL,
+  `);
+  rebuild(
+    db,
+    'play_streams',
+    `league_slug    TEXT NOT NULL,
     match_id       TEXT NOT NULL,
     count          INTEGER NOT NULL,
     important      INTEGER NOT NULL DEFAULT 0, -- plays that are flagged or key events (important.ts)
@@ -62,13 +65,10 @@ export function rowLayout(db: DB): void {
     flags          TEXT,
     ends           BLOB,
     plays          BLOB,
-    PRIMARY KEY (league_slug, match_id)
-  ) STRICT;
-  INSERT INTO play_streams_v7 (${STREAM_COLUMNS}) SELECT ${STREAM_COLUMNS} FROM play_streams ORDER BY rowid;
-  DROP TABLE play_streams;
-  ALTER TABLE play_streams_v7 RENAME TO play_streams;
-  CREATE INDEX play_counts ON play_streams (league_slug, match_id, count, important);
-  `);
+    PRIMARY KEY (league_slug, match_id)`,
+    'league_slug, match_id, count, complete, hash, last_synced_at, snapshot, flags, ends, plays',
+  );
+  db.exec('CREATE INDEX play_counts ON play_streams (league_slug, match_id, count, important)');
   const keyEvents = db
     .prepare('SELECT key_event_ids FROM match_summaries WHERE league_slug = ? AND match_id = ?')
     .pluck();
@@ -81,6 +81,17 @@ export function rowLayout(db: DB): void {
   });
 }
 
-const MATCH_COLUMNS = `league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
-    season_year, hash, last_synced_at, snapshot, home_score, away_score, event_holes, event_json, record_json`;
-const STREAM_COLUMNS = 'league_slug, match_id, count, complete, hash, last_synced_at, snapshot, flags, ends, plays';
+/**
+ * A table made again with `definition` (its columns in their new order), its rows copied over by
+ * `columns` (those it had before), the old one dropped with its indexes.
+ */
+function rebuild(db: DB, table: string, definition: string, columns: string): void {
+  db.exec(`
+  CREATE TABLE ${table}_rebuilt (
+    ${definition}
+  ) STRICT;
+  INSERT INTO ${table}_rebuilt (${columns}) SELECT ${columns} FROM ${table} ORDER BY rowid;
+  DROP TABLE ${table};
+  ALTER TABLE ${table}_rebuilt RENAME TO ${table};
+  `);
+}
