@@ -99,22 +99,30 @@ export function uncarry(line: string): Carried | null {
   };
 }
 
+/** A spooled candidate, every field split out (a build does this only for the candidates it admits). */
 export function unspool(line: string): Spooled {
-  const c = uncarry(line);
-  const f = c?.line.slice(c.tailAt).split('\t');
-  if (!c || f?.length !== 4) throw new Error(`not a spooled rule candidate: ${JSON.stringify(line.slice(0, 200))}`);
-  const { line: _, headAt: _f, tailAt: _t, afterHeat: _h, ...head } = c;
-  return { ...head, file: line.slice(0, c.headAt - 1), etag: f[1]!, cacheControl: f[2]!, request: f[3]! };
-}
-
-/** A spooled line's priority and number of conditions, without splitting the rest. */
-export function spooledRank(line: string): { p: number; k: number } {
-  const afterFile = line.indexOf('\t');
-  const afterP = line.indexOf('\t', afterFile + 1);
-  const afterHot = line.indexOf('\t', afterP + 1);
+  const f = line.split('\t');
+  const [p, k] = [Number(f[1]), Number(f[3])];
+  if (f.length !== HEAD_FIELDS + 5 || !f[0] || !Number.isFinite(p) || !Number.isInteger(k) || !f[11]) {
+    throw new Error(`not a spooled rule candidate: ${JSON.stringify(line.slice(0, 200))}`);
+  }
+  const bit = (v: string) => (v === '1' ? 1 : 0);
   return {
-    p: Number(line.slice(afterFile + 1, afterP)),
-    k: Number(line.slice(afterHot + 1, line.indexOf('\t', afterHot + 1))),
+    file: f[0],
+    p,
+    hot: bit(f[2]!),
+    k,
+    shortest: bit(f[4]!),
+    level: f[5] === 'L' ? 'league' : 'match',
+    hotq: f[6]!,
+    league: f[7]!,
+    id: f[8]!,
+    day: f[9]!,
+    live: f[10] === '1',
+    route: f[11],
+    etag: f[12]!,
+    cacheControl: f[13]!,
+    request: f[14]!,
   };
 }
 

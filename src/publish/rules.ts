@@ -49,7 +49,8 @@ import type { ReachCount, ReachPolicy, Standing } from './reach.js';
 import { UNCARRIED, noReach } from './reach.js';
 import { ROUTES_BY_NAME } from '../api/routes.js';
 import type { Carried } from './rule-spool.js';
-import { carriedLine, spoolLine, spooledRank, uncarry, unspool } from './rule-spool.js';
+import { carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
+import { Admission, cutoff } from './admission.js';
 import { ASSET_DIR, ASSET_FILES, ASSET_HEADERS } from '../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
@@ -109,9 +110,10 @@ const headerBlock = (file: string, h: { etag: string; cacheControl: string }) =>
   `/${file}\n  ETag: ${h.etag}\n  Cache-Control: ${h.cacheControl}\n`;
 
 /**
- * Collects literal candidates while the build streams — spooled to one file with their priority,
- * while only a count per priority stays in memory — then admits them lowest priority first within
- * the budget (in plan order within a priority, so the output is reproducible) and writes the rules.
+ * Collects literal candidates while the build streams — spooled to one file with their priority
+ * (the next build carries them over from it), while a count per priority and the candidates the
+ * budget may still admit stay in memory (admission.ts) — then admits them lowest priority first
+ * within the budget (in plan order within a priority, so the output is reproducible) and writes the rules.
  */
 export class RulePlanner {
   private readonly spool: LineWriter;
@@ -122,6 +124,7 @@ export class RulePlanner {
   private readonly counted = noReach();
   /** Header blocks of files outside `_s/` (the front door): written whatever is admitted. */
   private readonly pinnedHeaders: string[] = [];
+  private readonly admission: Admission;
 
   constructor(
     private readonly workDir: string,
@@ -131,6 +134,7 @@ export class RulePlanner {
     private readonly router: Router = 'rules',
     private readonly fs: OutputFs = nodeFs,
   ) {
+    this.admission = new Admission(budget);
     this.fs.mkdirSync(workDir, { recursive: true });
     this.spool = new LineWriter(path.join(workDir, 'candidates.tsv'), this.fs);
     this.allHeaders = router === 'edge' ? new LineWriter(path.join(workDir, 'headers.txt'), this.fs) : null;
@@ -168,7 +172,9 @@ export class RulePlanner {
       const standing = standingOf(form);
       const p = this.reach.priorityOf(standing, shortest, hot.has(form));
       const s = { ...standing, p, k, file, etag, cacheControl, request, route: form.route.name };
-      this.spool.write(spoolLine({ ...s, shortest: shortest ? 1 : 0, hot: hot.has(form) ? 1 : 0 }));
+      const line = spoolLine({ ...s, shortest: shortest ? 1 : 0, hot: hot.has(form) ? 1 : 0 });
+      this.spool.write(line);
+      if (k >= 0) this.admission.offer(p, line);
       return p;
     };
     for (const form of planned.forms) {
@@ -217,7 +223,9 @@ export class RulePlanner {
       }
       const hot = c.shortest === 1 && this.reach.hotOf(c);
       const p = this.reach.priorityOf(c, c.shortest === 1, hot);
-      this.spool.write(carriedLine(c, p, hot ? 1 : 0, moved));
+      const line = carriedLine(c, p, hot ? 1 : 0, moved);
+      this.spool.write(line);
+      if (c.k >= 0) this.admission.offer(p, line);
       if (c.shortest) {
         this.counted.requests++;
         if (hot) this.counted.hot++;
@@ -233,21 +241,10 @@ export class RulePlanner {
     return true;
   }
 
-  /** Stop spooling (idempotent); `finish` reads what was spooled. */
+  /** Stop spooling (idempotent). */
   close(): void {
     this.spool.close();
     this.allHeaders?.close();
-  }
-
-  /** Which priorities get every candidate, and how many of the next one fit in `room`. */
-  private cutoff(room: number): { below: number; atCut: number } {
-    let left = room;
-    for (const p of [...this.perPriority.keys()].sort((a, b) => a - b)) {
-      const n = this.perPriority.get(p)!;
-      if (n > left) return { below: p, atCut: left };
-      left -= n;
-    }
-    return { below: Number.POSITIVE_INFINITY, atCut: 0 };
   }
 
   /** Write `_redirects` and `_headers` into `dir`; keep the spool as `spoolTo` (the next build carries from it). */
@@ -262,12 +259,10 @@ export class RulePlanner {
     const pages = pageRules(dir, this.router, this.fs);
     // checkBudget() made room for the escapes of every route and every page rule, so this is never negative.
     const room = this.budget - escapes.length - pages.length - 1;
-    const cut = this.cutoff(room);
+    const cut = cutoff(this.perPriority, room);
     const maxK = Math.max(0, ...escapes.map((e) => e.k));
-    const groups = Array.from(
-      { length: maxK + 1 },
-      (_, k) => new LineWriter(path.join(this.workDir, `k-${k}.txt`), this.fs),
-    );
+    /** The admitted literals by their number of conditions (at most the budget's worth). */
+    const groups = Array.from({ length: maxK + 1 }, () => [] as string[]);
     const headers = new LineWriter(path.join(dir, '_headers'), this.fs);
     headers.write(`/${STATIC_PREFIX}/*\n  Content-Type: ${JSON_TYPE}\n`);
     for (const [name, value] of Object.entries(CORS)) headers.write(`  ${name}: ${value}\n`);
@@ -279,14 +274,9 @@ export class RulePlanner {
     const withHeaders = new Set<string>();
     const reach = { ...this.counted, reached: 0, hotReached: 0 };
     let literals = 0;
-    let atCut = 0;
-    for (const line of linesSync(this.spool.file, this.fs)) {
-      // Most candidates are not admitted: only their priority and rule size are read.
-      const { p, k } = spooledRank(line);
-      if (k < 0) continue;
-      if (p > cut.below || (p === cut.below && atCut++ >= cut.atCut)) continue;
+    for (const line of this.admission.admitted(cut)) {
       const s = unspool(line);
-      groups[s.k]!.write(`${s.request} /${s.file} 200!\n`);
+      groups[s.k]!.push(`${s.request} /${s.file} 200!`);
       literals++;
       reach.reached += s.shortest;
       reach.hotReached += s.hot;
@@ -296,13 +286,12 @@ export class RulePlanner {
       }
     }
     headers.close();
-    for (const g of groups) g.close();
 
     const out = new LineWriter(path.join(dir, '_redirects'), this.fs);
     out.write('# Generated by `fds build`. Literal rules serve pre-rendered files for exact requests; every other\n');
     out.write('# request reaches the fallback. Order matters (see src/publish/rules.ts for why this is sound).\n');
     for (let k = maxK; k >= 0; k--) {
-      for (const line of linesSync(path.join(this.workDir, `k-${k}.txt`), this.fs)) out.write(`${line}\n`);
+      for (const line of groups[k]!) out.write(`${line}\n`);
       for (const e of escapes) if (e.k === k) out.write(`${e.rule}\n`);
     }
     for (const rule of pages) out.write(`${rule}\n`);
