@@ -174,7 +174,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       } else {
         release = publish(layout, temp);
         fs.renameSync(carryFile(temp), carryFile(release));
-        writeLineage(release, opts.full ? null : previous, written.rewritten, fs);
+        const base = opts.full ? null : previous;
+        writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
         pruneReleases(layout, keep);
       }
       temp = null;

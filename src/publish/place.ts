@@ -75,8 +75,8 @@ export class FilePlacer {
     recycled: RecycledFile | null = null,
   ): Promise<Placed> {
     const target = path.join(this.release, file);
-    // A file the recycled release has stands in a directory that exists.
-    if (!recycled) await this.ensureDir(path.dirname(target));
+    // A file the recycled release is known to have stands in a directory that exists.
+    if (!recycled?.same) await this.ensureDir(path.dirname(target));
     let existed = false;
     if (this.previous && known) {
       existed = true;
@@ -97,11 +97,7 @@ export class FilePlacer {
       }
     }
     if (this.recycled) {
-      // The recycled file may already hold these bytes (a file that changed back): then it stays.
-      if (!(recycled && recycled.etag === etag && recycled.bytes === body.length)) {
-        await this.ensureDir(path.dirname(target));
-        await this.replace(target, (temp) => this.fs.promises.writeFile(temp, body, { flag: 'wx' }));
-      }
+      await this.replace(target, (temp) => this.fs.promises.writeFile(temp, body, { flag: 'wx' }));
     } else {
       try {
         await this.fs.promises.writeFile(target, body, { flag: 'wx' });
@@ -113,11 +109,7 @@ export class FilePlacer {
     return existed ? 'changed' : 'added';
   }
 
-  private async link(
-    file: string,
-    target: string,
-    recycled: Pick<RecycledFile, 'same'> | null = null,
-  ): Promise<boolean> {
+  private async link(file: string, target: string, recycled: RecycledFile | null = null): Promise<boolean> {
     if (this.standsAsIs(recycled)) return true;
     if (this.recycled) {
       await this.ensureDir(path.dirname(target));
@@ -140,7 +132,7 @@ export class FilePlacer {
   }
 
   /** The recycled release's file already is the published one: carrying it over takes nothing. */
-  standsAsIs(recycled: Pick<RecycledFile, 'same'> | null): boolean {
+  standsAsIs(recycled: RecycledFile | null): boolean {
     return this.recycled && this.previous !== null && recycled?.same === true;
   }
 
@@ -148,11 +140,11 @@ export class FilePlacer {
    * Carry a file the build did not need to render over from the previous release: a hard link, or
    * a copy where links fail. False when the previous release does not have it (render it then).
    */
-  async keep(file: string, recycled: Pick<RecycledFile, 'same'> | null = null): Promise<boolean> {
+  async keep(file: string, recycled: RecycledFile | null = null): Promise<boolean> {
     if (!this.previous) return false;
     const target = path.join(this.release, file);
     const old = path.join(this.previous, file);
-    if (!recycled) await this.ensureDir(path.dirname(target));
+    if (!recycled?.same) await this.ensureDir(path.dirname(target));
     if (await this.link(file, target, recycled)) return true;
     try {
       if (this.recycled) await this.replace(target, (temp) => this.fs.promises.copyFile(old, temp));

@@ -11,92 +11,97 @@
  * "Differ" must include a file whose bytes are right but whose inode is not the published one's,
  * so that an unchanged file stays the very same file (same inode and mtime) from release to
  * release. Every release therefore records, beside it (`<release>.written`), the release it was
- * built from and the files it wrote anew rather than linked: a file no release after the recycled
- * one wrote is the published release's own inode. When that lineage is not complete (a full build
- * in between, a release published by other means) nothing is recycled and the build starts from
- * an empty directory as before.
+ * built from, the files it wrote anew rather than linked, and the files of that release it does not
+ * have: a file of the published release that no release after the recycled one wrote is the
+ * published release's own inode, and what the recycled release holds beyond the published one is
+ * among the files those releases removed. So the recycled release's manifest is never read (45 MB
+ * at demo scale 4): the published one, which the build reads anyway, and the lineage say it all.
+ * When that lineage is not complete (a full build in between, a release published by other means,
+ * another lineage format) nothing is recycled and the build starts from an empty directory as before.
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import type { OutputFs } from '../util/lines.js';
 import { linesSync } from '../util/lines.js';
-import { bytesOf, etagOf } from './manifest.js';
-import { PreviousManifest } from './previous.js';
 import type { ReleaseLayout } from './release.js';
 import { MANIFEST_FILE, carryFile, lineageFile, releaseNames } from './release.js';
 
 /**
- * The recycled release's word on one file of the new build: whether it is the published one, and its
- * manifest line (read only when the file is rendered: `recycledFile`).
+ * The recycled release's word on one file of the new build: whether what stands at its path is the
+ * published release's file itself (same inode), so carrying the file over takes nothing; otherwise
+ * whatever stands there, if anything, is replaced. Plain data: it crosses to the render workers.
  */
-export interface RecycledClaim {
-  same: boolean;
-  line: string;
-}
-
-export const recycledFile = (c: RecycledClaim): RecycledFile => ({
-  etag: etagOf(c.line),
-  bytes: bytesOf(c.line),
-  same: c.same,
-});
-
-/** What the recycled release holds for one file of the new build. */
 export interface RecycledFile {
-  etag: string;
-  bytes: number;
-  /** It is the published release's file itself (same inode): nothing to do if that is what is wanted. */
   same: boolean;
 }
+
+const SAME: RecycledFile = { same: true };
+const UNKNOWN: RecycledFile = { same: false };
+
+/** How a release was made: the release it was built from, what it wrote anew, what of that one it does not have. */
+export interface Lineage {
+  base: string | null;
+  written: Iterable<string>;
+  removed: Iterable<string>;
+}
+
+/** The lineage format's head: a file of another format is not a lineage (nothing is recycled through it). */
+const HEAD = 'from ';
 
 /**
- * Record how `release` was made: from `base` (null: from nothing, or rendered in full), writing
- * `written` anew. Best effort: without it the release is simply never recycled.
+ * Record how `release` was made (base null: from nothing, or rendered in full). Best effort: without
+ * it the release is simply never recycled.
  */
-export function writeLineage(release: string, base: string | null, written: Iterable<string>, fs: OutputFs = nodeFs) {
+export function writeLineage(release: string, lineage: Lineage, fs: OutputFs = nodeFs) {
   try {
-    const lines = [`base ${base ? path.basename(base) : '-'}`, ...written];
+    const lines = [`${HEAD}${lineage.base ? path.basename(lineage.base) : '-'}`];
+    for (const file of lineage.written) lines.push(`+${file}`);
+    for (const file of lineage.removed) lines.push(`-${file}`);
     fs.writeFileSync(lineageFile(release), `${lines.join('\n')}\n`);
   } catch {
     fs.rmSync(lineageFile(release), { force: true });
   }
 }
 
-function readLineage(release: string, fs: OutputFs): { base: string | null; written: string[] } | null {
+function readLineage(
+  release: string,
+  fs: OutputFs,
+): { base: string | null; written: string[]; removed: string[] } | null {
   let text: string;
   try {
     text = fs.readFileSync(lineageFile(release), 'utf8');
   } catch {
     return null;
   }
-  const [head, ...written] = text.split('\n').filter(Boolean);
-  const base = head?.startsWith('base ') ? head.slice(5) : null;
-  if (base === null) return null;
-  return { base: base === '-' ? null : base, written };
+  const [head, ...lines] = text.split('\n').filter(Boolean);
+  if (!head?.startsWith(HEAD)) return null;
+  const base = head.slice(HEAD.length);
+  const written: string[] = [];
+  const removed: string[] = [];
+  for (const line of lines) {
+    if (line.startsWith('+')) written.push(line.slice(1));
+    else if (line.startsWith('-')) removed.push(line.slice(1));
+    else return null;
+  }
+  return { base: base === '-' ? null : base, written, removed };
 }
 
 export class Recycler {
-  private readonly manifest: PreviousManifest;
-  /** Entries of the recycled release the new build passed by without claiming: deleted at the end. */
-  private readonly unclaimed = new Set<string>();
-  /** Files the new build placed that the recycled manifest did not offer in step (claimed late). */
-  private readonly placedLate = new Set<string>();
-
   private constructor(
     /** The temporary directory the recycled release now is. */
     readonly dir: string,
     /** Where it was. */
     private readonly from: string,
-    private readonly oldManifest: string,
     /** Files whose inode may differ from the published release's. */
     private readonly stale: ReadonlySet<string>,
+    /** Files the releases after the recycled one removed: the recycled one may still hold them. */
+    private readonly removed: ReadonlySet<string>,
     private readonly fs: OutputFs,
-  ) {
-    this.manifest = new PreviousManifest(oldManifest, 4096, (file) => this.unclaimed.add(file));
-  }
+  ) {}
 
   /**
    * Take over the release the next prune would delete, if its lineage up to `previous` is known:
-   * rename it to `temp`, set its manifest aside, and remove the files every build writes anew.
+   * rename it to `temp`, and remove its manifest and the files every build writes anew.
    */
   static take(
     layout: ReleaseLayout,
@@ -114,11 +119,13 @@ export class Recycler {
     // Every release after the recycled one, up to the published one, made from its predecessor.
     const chain = names.filter((n) => n > oldest && n <= current);
     const stale = new Set<string>();
+    const removed = new Set<string>();
     let base = oldest;
     for (const name of chain) {
       const lineage = readLineage(path.join(layout.root, name), fs);
       if (!lineage || lineage.base !== base) return null;
       for (const file of lineage.written) stale.add(file);
+      for (const file of lineage.removed) removed.add(file);
       base = name;
     }
     const from = path.join(layout.root, oldest);
@@ -126,29 +133,30 @@ export class Recycler {
     fs.renameSync(from, temp);
     fs.rmSync(lineageFile(from), { force: true });
     fs.rmSync(carryFile(from), { force: true });
-    const aside = `${temp}-manifest`;
-    fs.renameSync(path.join(temp, MANIFEST_FILE), aside);
     // They are rewritten by every build, and may be the published release's own inodes: never written into.
-    for (const file of auxFiles) fs.rmSync(path.join(temp, file), { force: true });
-    return new Recycler(temp, from, aside, stale, fs);
+    for (const file of [MANIFEST_FILE, ...auxFiles]) fs.rmSync(path.join(temp, file), { force: true });
+    return new Recycler(temp, from, stale, removed, fs);
   }
 
-  /** The recycled release's word on one file of the new build, asked in plan order. */
-  find(file: string): RecycledClaim | null {
-    const line = this.manifest.findLine(file);
-    if (line !== null) return { line, same: !this.stale.has(file) };
-    // Not offered in step (new, or moved far in the order): rewritten, and never deleted at the end.
-    this.placedLate.add(file);
-    return null;
+  /**
+   * The recycled release's word on one file of the new build, given the published manifest's line
+   * for it (null: the published release does not have it, as far as the build could tell in step).
+   */
+  claim(file: string, published: string | null): RecycledFile {
+    return published !== null && !this.stale.has(file) ? SAME : UNKNOWN;
   }
 
-  /** Delete what the new build does not have, and the directories that leaves empty. */
-  finish(): number {
-    this.manifest.drain();
+  /**
+   * Delete what the new build does not have, and the directories that leaves empty: of the files
+   * the published release has (`vanished`: those the new build passed by) or the releases since the
+   * recycled one removed, every one the new build did not place (`placed`).
+   */
+  finish(vanished: Iterable<string>, placed: ReadonlySet<string>): number {
     let deleted = 0;
-    for (const file of this.unclaimed) {
-      if (this.placedLate.has(file)) continue;
+    for (const file of new Set([...vanished, ...this.removed])) {
+      if (placed.has(file)) continue;
       const target = path.join(this.dir, file);
+      if (!this.fs.existsSync(target)) continue;
       this.fs.rmSync(target, { force: true });
       deleted++;
       for (let dir = path.dirname(target); dir.startsWith(`${this.dir}${path.sep}`); dir = path.dirname(dir)) {
@@ -159,17 +167,12 @@ export class Recycler {
         }
       }
     }
-    this.fs.rmSync(this.oldManifest, { force: true });
     return deleted;
   }
 
   /** A build that publishes nothing gives the directory back under its old name (it is a complete release). */
   giveBack(): void {
     this.fs.renameSync(this.dir, this.from);
-  }
-
-  close(): void {
-    this.manifest.close();
   }
 }
 

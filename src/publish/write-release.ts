@@ -32,8 +32,7 @@ import { copyAssets } from '../frontdoor/assets.js';
 import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
-import type { RecycledClaim, Recycler } from './recycle.js';
-import { recycledFile } from './recycle.js';
+import type { RecycledFile, Recycler } from './recycle.js';
 
 const MAX_REPORTED_FAILURES = 20;
 
@@ -72,7 +71,13 @@ export async function writeRelease(
   const placer = new FilePlacer(temp, previous, reuse, fs, !!recycler);
   /** Files given a new inode rather than the published one's: the new release's lineage (recycle.ts). */
   const rewritten: string[] = [];
-  const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE));
+  // What the published release has that this build does not: the files its manifest offered that
+  // the plan passed by, less those the plan still had (`placedLate`: found too far out of step).
+  const vanished = new Set<string>();
+  const placedLate = new Set<string>();
+  const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE), undefined, (file) =>
+    vanished.add(file),
+  );
   const clock = opts.clock ?? snapshotClock(store);
   const rules = new RulePlanner(`${temp}-rules`, budget, fallback, new ReachPolicy(store, clock()), router, fs);
   const edge = router === 'edge' ? new EdgeIndex() : null;
@@ -136,7 +141,7 @@ export async function writeRelease(
     line: string;
     spooled: string[] | null;
     linked: true | Promise<boolean>;
-    rec: RecycledClaim | null;
+    rec: RecycledFile | null;
   };
   type Pending = Carried | { file: PlannedFile; result: Promise<JobResult> };
   const pending: Pending[] = [];
@@ -176,7 +181,8 @@ export async function writeRelease(
       if (++planned > previousFiles) opts.onPlanned?.(1);
       // Each of these is read in step with the plan, so each is asked about every file.
       const line = known.findLine(item.file);
-      const rec = recycler?.find(item.file) ?? null;
+      if (line === null && previous) placedLate.add(item.file);
+      const rec = recycler?.claim(item.file, line) ?? null;
       const spooled = carried?.take(item.file) ?? null;
       if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
         const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
@@ -193,16 +199,17 @@ export async function writeRelease(
       if (pending.length > window) await settle(window >> 1);
     }
     await settle(0);
+    known.drain();
   } finally {
     await threads.pool?.close();
     manifest.close();
     rules.close();
     known.close();
     carried?.close();
-    recycler?.close();
   }
   // What the recycled release held that this build does not have (the rest is the build's now).
-  if (!counts.failed) recycler?.finish();
+  if (!counts.failed) recycler?.finish(vanished, placedLate);
+  const removed = [...vanished].filter((file) => !placedLate.has(file));
   rewritten.push(...placer.copied);
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
@@ -217,7 +224,7 @@ export async function writeRelease(
   fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
   const deleted = previous ? Math.max(0, previousFiles - counts.unchanged - counts.changed) : 0;
   const workers = threads.pool?.size ?? 0;
-  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten };
+  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten, removed };
 }
 
 /** Renders an incremental build makes in its own thread before it starts the render workers. */
@@ -227,7 +234,7 @@ const IN_FLIGHT = 512;
 /** Writes in flight when the build renders in its own thread. */
 const IN_PROCESS = 32;
 
-function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledClaim | null): RenderJob {
+function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledFile | null): RenderJob {
   const { path: urlPath, query } = file.request;
   if (!file.resolved) throw new Error(`${file.file}: rendered without resolving its request`);
   return {
@@ -239,7 +246,7 @@ function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: Recycl
     query: file.resolved.query,
     key: file.resolved.key!,
     before: before && { etag: before.etag, bytes: before.bytes },
-    recycled: recycled && recycledFile(recycled),
+    recycled,
   };
 }
 

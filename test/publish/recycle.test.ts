@@ -159,6 +159,48 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     expect(boards.slice(2)).toEqual([boards[2], boards[2], boards[2]]);
   });
 
+  it('delete what a release between the recycled one and the new build removed', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    for (let minute = 1; minute <= 2; minute++) {
+      await syncAt(db, new Date(noon.getTime() + minute * MINUTE));
+      await buildInto(db, out);
+    }
+    // Three releases kept: the next build recycles the oldest, which still has the match's files.
+    const conn = new Database(db, { readonly: true });
+    const { id, day } = conn
+      .prepare("SELECT id, scoreboard_date AS day FROM matches WHERE state = 'post' LIMIT 1")
+      .get() as { id: string; day: string };
+    conn.close();
+    const files = (tree: Map<string, FileState>) => [...tree.keys()].filter((f) => f.includes(`/events/${id}~`));
+    expect(files(treeState(out)).length).toBeGreaterThan(0);
+    editStore(
+      db,
+      (w) => {
+        for (const table of ['play_streams', 'match_summaries'])
+          w.prepare(`DELETE FROM ${table} WHERE league_slug = 'eng.1' AND match_id = ?`).run(id);
+        w.prepare("DELETE FROM matches WHERE league_slug = 'eng.1' AND id = ?").run(id);
+      },
+      [
+        ['match', 'eng.1', id],
+        ['day', 'eng.1', day],
+        ['order', 'eng.1', ''],
+      ],
+    );
+    const removedIn = (await buildInto(db, out)).summary;
+    expect(removedIn.deleted).toBeGreaterThan(0);
+    expect(files(treeState(out))).toEqual([]);
+    // Two more builds, each recycling a release made before the match went: neither may bring its files back.
+    for (let minute = 3; minute <= 4; minute++) {
+      await syncAt(db, new Date(noon.getTime() + minute * MINUTE));
+      const { summary } = await buildInto(db, out);
+      expect(summary.published).toBe(true);
+      expect(files(treeState(out))).toEqual([]);
+      await expectSameAsFullBuild(db, out);
+    }
+  });
+
   it('leave the published release as it was when a recycled build fails', async () => {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
     await syncAt(db, noon, false);
