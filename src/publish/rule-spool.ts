@@ -27,8 +27,11 @@ export interface Spooled extends Head {
   request: string;
 }
 
-/** A spooled candidate as the next build carries it over: its head parsed, the rest kept by position. */
-export interface Carried extends Head {
+/**
+ * A spooled candidate as the next build carries it over: its head parsed, but for the priority and
+ * heat, which the build works out anew; the rest kept by position.
+ */
+export interface Carried extends Omit<Head, 'p' | 'hot'> {
   route: string;
   /** The whole line, without its line break. */
   line: string;
@@ -67,37 +70,46 @@ export const carriedLine = (c: Carried, p: number, hot: 0 | 1, moved: boolean) =
 
 /** Null for a line that is not a spooled candidate. */
 export function uncarry(line: string): Carried | null {
-  // Where the file, each of the head's fields and the route end: fields are found, not split out, as
-  // a build carries hundreds of thousands of lines and keeps most of each as it is.
-  const ends: number[] = [];
-  for (let at = -1, n = 0; n <= HEAD_FIELDS + 1; n++) {
-    at = line.indexOf('\t', at + 1);
-    if (at < 0) return null;
-    ends.push(at);
-  }
-  const field = (n: number) => line.slice(ends[n]! + 1, ends[n + 1]);
-  const [p, k] = [Number(field(0)), Number(field(2))];
-  const route = field(HEAD_FIELDS);
-  if (ends[0] === 0 || !Number.isFinite(p) || !Number.isInteger(k) || !route) return null;
-  const bit = (v: string) => (v === '1' ? 1 : 0);
+  // Where the file and each of the head's fields end, then the route: found, not split out, as a
+  // build carries hundreds of thousands of lines and keeps most of each as it is.
+  const file = line.indexOf('\t');
+  const p = line.indexOf('\t', file + 1);
+  const hot = line.indexOf('\t', p + 1);
+  const k = line.indexOf('\t', hot + 1);
+  const shortest = line.indexOf('\t', k + 1);
+  const level = line.indexOf('\t', shortest + 1);
+  const hotq = line.indexOf('\t', level + 1);
+  const league = line.indexOf('\t', hotq + 1);
+  const id = line.indexOf('\t', league + 1);
+  const day = line.indexOf('\t', id + 1);
+  const live = line.indexOf('\t', day + 1);
+  const route = line.indexOf('\t', live + 1);
+  // A missing tab starts the search over from the line's start: the ends would not rise.
+  if (file <= 0 || !(p > file && hot > p && k > hot && shortest > k && level > shortest && hotq > level)) return null;
+  if (!(league > hotq && id > league && day > id && live > day && route > live + 1)) return null;
+  const conditions = Number(line.slice(hot + 1, k));
+  if (!Number.isInteger(conditions)) return null;
+  // A one-character field is that character: no slice is made to compare it.
+  const is = (end: number, at: number, code: number) => end === at + 2 && line.charCodeAt(at + 1) === code;
   return {
-    p,
-    hot: bit(field(1)),
-    k,
-    shortest: bit(field(3)),
-    level: field(4) === 'L' ? 'league' : 'match',
-    hotq: field(5),
-    league: field(6),
-    id: field(7),
-    day: field(8),
-    live: field(9) === '1',
-    route,
+    k: conditions,
+    shortest: is(shortest, k, ONE) ? 1 : 0,
+    level: is(level, shortest, L) ? 'league' : 'match',
+    hotq: line.slice(level + 1, hotq),
+    league: line.slice(hotq + 1, league),
+    id: line.slice(league + 1, id),
+    day: line.slice(id + 1, day),
+    live: is(live, day, ONE),
+    route: line.slice(live + 1, route),
     line,
-    headAt: ends[0]! + 1,
-    tailAt: ends[HEAD_FIELDS]! + 1,
-    afterHeat: ends[2]! + 1,
+    headAt: file + 1,
+    tailAt: live + 1,
+    afterHeat: hot + 1,
   };
 }
+
+const ONE = '1'.charCodeAt(0);
+const L = 'L'.charCodeAt(0);
 
 /** A spooled candidate, every field split out (a build does this only for the candidates it admits). */
 export function unspool(line: string): Spooled {

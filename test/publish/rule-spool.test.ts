@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { carriedLine, spoolLine, uncarry, unspool } from '../../src/publish/rule-spool.js';
+import type { Spooled } from '../../src/publish/rule-spool.js';
+
+const token = fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/);
+const spooled: fc.Arbitrary<Spooled> = fc.record({
+  file: token.map((t) => `_s/get/soccer/${t}.json`),
+  p: fc.nat({ max: 2_000_010 }),
+  hot: fc.constantFrom(0 as const, 1 as const),
+  k: fc.integer({ min: -1, max: 3 }),
+  shortest: fc.constantFrom(0 as const, 1 as const),
+  level: fc.constantFrom('league' as const, 'match' as const),
+  hotq: fc.oneof(fc.constantFrom('0', '1', '?'), fc.stringMatching(/^\d{8}$/)),
+  league: fc.oneof(fc.constant(''), token),
+  id: fc.oneof(fc.constant(''), fc.stringMatching(/^\d{1,10}$/)),
+  day: fc.oneof(fc.constant(''), fc.stringMatching(/^\d{8}$/)),
+  live: fc.boolean(),
+  route: token,
+  etag: token.map((t) => `"${t}"`),
+  cacheControl: fc.constantFrom('public, max-age=60', 'public, max-age=30'),
+  request: fc.array(token, { maxLength: 3 }).map((q) => `/get/soccer/x${q.map((t) => ` k=${t}`).join('')}`),
+});
+
+describe('a spooled rule candidate', () => {
+  it('reads back as it was spooled', () => {
+    fc.assert(
+      fc.property(spooled, (s) => {
+        expect(unspool(spoolLine(s).slice(0, -1))).toEqual(s);
+      }),
+    );
+  });
+
+  it('carried over, keeps every field but the priority and heat it is given', () => {
+    fc.assert(
+      fc.property(
+        spooled,
+        fc.nat({ max: 99 }),
+        fc.constantFrom(0 as const, 1 as const),
+        fc.boolean(),
+        (s, p, hot, moved) => {
+          const c = uncarry(spoolLine(s).slice(0, -1))!;
+          expect(c).not.toBeNull();
+          expect(unspool(carriedLine(c, p, hot, moved).slice(0, -1))).toEqual({ ...s, p, hot });
+        },
+      ),
+    );
+  });
+
+  it('is not carried over from a line cut off before its route ends', () => {
+    fc.assert(
+      fc.property(spooled, (s) => {
+        const line = spoolLine(s).slice(0, -1);
+        const routeEnds = line.split('\t').slice(0, 12).join('\t').length;
+        for (let cut = 0; cut <= routeEnds; cut++) expect(uncarry(line.slice(0, cut)), `cut at ${cut}`).toBeNull();
+      }),
+    );
+  });
+});
