@@ -47,10 +47,14 @@ export interface Reach {
   hot?: (query: Readonly<Record<string, string>>, nearDay: (day: string) => boolean) => boolean;
 }
 
-/** One request the static build pre-renders: path parameters and the query, both canonical. */
+/**
+ * One request the static build pre-renders: path parameters and the query, both canonical. Never
+ * changed once yielded: requests of one match may share one `params` object, and the plan names
+ * their files' path once for it.
+ */
 export interface PrerenderRequest {
-  params: Record<string, string>;
-  query: Record<string, string>;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
   /**
    * The scoreboard days of the matches the response lists, when its enumerator knows them: what the
    * response reads, finer than every match of the league (reads.ts).

@@ -23,12 +23,20 @@ export function fileDir(path: string): string {
   return [STATIC_PREFIX, ...path.split('/').slice(1, 1 + DIR_SEGMENTS)].join('/');
 }
 
-/** Release-relative path of the file for a request path's segments (after its leading `/`) and the name of its query. */
-export function fileOfSegments(segments: readonly string[], queryName: string): string {
+/**
+ * What a file's release-relative path starts with, from its request path's segments (after the
+ * path's leading `/`): everything before the name of its query.
+ */
+export function filePrefix(segments: readonly string[]): string {
   // Built in one pass: a build names every file it plans (~100,000 at scale 4).
   let file = STATIC_PREFIX;
   for (let i = 0; i < segments.length; i++) file += (i <= DIR_SEGMENTS ? '/' : JOIN) + segments[i];
-  return `${file}${segments.length <= DIR_SEGMENTS ? '/' : JOIN}${queryName}.json`;
+  return `${file}${segments.length <= DIR_SEGMENTS ? '/' : JOIN}`;
+}
+
+/** Release-relative path of the file for a request path's segments and the name of its query. */
+export function fileOfSegments(segments: readonly string[], queryName: string): string {
+  return `${filePrefix(segments)}${queryName}.json`;
 }
 
 export const NAME_JOIN = JOIN;

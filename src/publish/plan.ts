@@ -4,7 +4,7 @@
  * the CDN rules may map onto it. Enumerators stream from the store, and so does the plan.
  */
 import { TOKEN } from '../api/netlify-query.js';
-import { NAME_JOIN, fileOfSegments } from './file-name.js';
+import { NAME_JOIN, filePrefix } from './file-name.js';
 import { formatQuery } from '../api/query.js';
 import type { ResolvedRequest } from '../api/resolve.js';
 import { resolveRoute } from '../api/resolve.js';
@@ -67,17 +67,28 @@ export function formUrl(f: RequestForm): string {
  * the name's joiner.
  */
 export function fileOfRoute(route: AnyRoute, req: PrerenderRequest): string {
-  const segments = routeSegments(route, req.params);
-  // The route's own segments are the same for every file it names: tested once.
-  const all = !literalsChecked.has(route);
-  for (let i = 0; i < segments.length; i++) {
-    if (all || !('literal' in route.segments[i]!)) checkSegment(segments[i]!, segments);
+  // An enumerator yields a match's plays pages with one params object: its path is named once.
+  let prefix = lastPath.route === route && lastPath.params === req.params ? lastPath.prefix : null;
+  if (prefix === null) {
+    const segments = routeSegments(route, req.params);
+    // The route's own segments are the same for every file it names: tested once.
+    const all = !literalsChecked.has(route);
+    for (let i = 0; i < segments.length; i++) {
+      if (all || !('literal' in route.segments[i]!)) checkSegment(segments[i]!, segments);
+    }
+    literalsChecked.add(route);
+    prefix = filePrefix(segments);
+    lastPath = { route, params: req.params, prefix };
   }
-  literalsChecked.add(route);
-  return nameOf(segments, req.query);
+  return `${prefix}${queryName(route, req)}.json`;
 }
 
 const literalsChecked = new WeakSet<AnyRoute>();
+let lastPath: { route: AnyRoute | null; params: object | null; prefix: string } = {
+  route: null,
+  params: null,
+  prefix: '',
+};
 
 function checkSegment(s: string, path: readonly string[]): void {
   if (!SEGMENT.test(s) || s.includes(NAME_JOIN) || s === '.' || s === '..') {
@@ -85,7 +96,9 @@ function checkSegment(s: string, path: readonly string[]): void {
   }
 }
 
-function nameOf(segments: readonly string[], query: Readonly<Record<string, string>>): string {
+/** A query's part of a file name: `k1-v1,k2-v2` (pairs sorted by key), or `index`. */
+function queryName(route: AnyRoute, req: PrerenderRequest): string {
+  const { query } = req;
   const keys = Object.keys(query);
   // A query has a few keys: sorted in place by insertion (Array.prototype.sort sets up more than
   // that costs, and a build names ~100,000 files).
@@ -96,11 +109,12 @@ function nameOf(segments: readonly string[], query: Readonly<Record<string, stri
   for (const k of keys) {
     const v = query[k]!;
     if (!KEY.test(k) || !TOKEN.test(v)) {
-      throw new PlanError(`cannot name a file for /${segments.join('/')} ${k}=${JSON.stringify(v)}`);
+      const path = `/${routeSegments(route, req.params).join('/')}`;
+      throw new PlanError(`cannot name a file for ${path} ${k}=${JSON.stringify(v)}`);
     }
     name = name ? `${name},${k}-${v}` : `${k}-${v}`;
   }
-  return fileOfSegments(segments, name || 'index');
+  return name || 'index';
 }
 
 function aliasesOf(route: AnyRoute, req: PrerenderRequest): Array<{ route: AnyRoute; req: PrerenderRequest }> {
