@@ -20,6 +20,8 @@ export interface ChangedMatch {
   away: string | number | null;
 }
 
+type Score = string | number | null;
+
 interface RawMatch {
   record_json: string;
   state: MatchState;
@@ -69,12 +71,15 @@ export class MatchQueries {
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
       day: db.prepare('SELECT state, scoreboard_date AS day FROM matches WHERE league_slug = ? AND id = ?'),
       // The matches a snapshot changed (their record, summary or plays), as they stand now: from an
-      // index that holds what the feed lists of each (a first sync changes every match).
-      changedIn: db.prepare(`SELECT c.league_slug AS league, c.key AS id, m.state, m.home_score AS home,
-        m.away_score AS away
-        FROM (SELECT DISTINCT league_slug, key FROM changes
-          WHERE snapshot = ? AND kind IN (${[...MATCH_CHANGES].map((k) => `'${k}'`).join(', ')})) c
-        LEFT JOIN matches m INDEXED BY matches_scores ON m.league_slug = c.league_slug AND m.id = c.key`),
+      // index that holds what the feed lists of each (a first sync changes every match). Each kind's
+      // rows come in key order, so merging them (UNION … ORDER BY) needs no temporary b-tree.
+      changedIn: db
+        .prepare(`SELECT c.league_slug, c.key, m.state, m.home_score, m.away_score
+        FROM (${[...MATCH_CHANGES]
+          .map((k) => `SELECT league_slug, key FROM changes WHERE snapshot = @snapshot AND kind = '${k}'`)
+          .join(' UNION ')} ORDER BY 1, 2) c
+        LEFT JOIN matches m INDEXED BY matches_scores ON m.league_slug = c.league_slug AND m.id = c.key`)
+        .raw(),
       summary: db.prepare(
         'SELECT sections, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
       ),
@@ -135,7 +140,9 @@ export class MatchQueries {
    * (home, away) now; null state and scores for a match the store no longer has.
    */
   changedIn(id: number): ChangedMatch[] {
-    return this.s.changedIn.all(id) as ChangedMatch[];
+    // Rows as arrays: a first sync's snapshot lists every match of the store.
+    const rows = this.s.changedIn.all({ snapshot: id }) as Array<[string, string, MatchState | null, Score, Score]>;
+    return rows.map(([league, match, state, home, away]) => ({ league, id: match, state, home, away }));
   }
 
   /** The stored sections as their JSON bytes: the API passes them through without parsing them. */
