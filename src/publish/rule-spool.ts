@@ -6,14 +6,15 @@
  */
 import type { Standing } from './reach.js';
 
-/** What leads a spooled line: what carrying it over may change (priority, heat, its match's standing). */
+/**
+ * What leads a spooled line: what carrying it over may change (its match's standing). Its priority
+ * and heat are not spooled: they follow the snapshot day, so every build works them out anew, and an
+ * untouched file's candidates are carried over as they are.
+ */
 interface Head extends Standing {
-  /** Admission priority (reach.ts): lower first. */
-  p: number;
-  /** 1 when this is a pre-rendered request's shortest spelling; `hot` when that request is in the hot set. */
-  hot: 0 | 1;
   /** The rule's number of conditions; -1 for a request no literal rule can express (counted, never admitted). */
   k: number;
+  /** 1 when this is a pre-rendered request's shortest spelling. */
   shortest: 0 | 1;
 }
 
@@ -27,25 +28,21 @@ export interface Spooled extends Head {
   request: string;
 }
 
-/**
- * A spooled candidate as the next build carries it over: its head parsed, but for the priority and
- * heat, which the build works out anew; the rest kept by position.
- */
-export interface Carried extends Omit<Head, 'p' | 'hot'> {
+/** A spooled candidate as the next build carries it over: its head parsed, the rest kept by position. */
+export interface Carried extends Head {
   route: string;
   /** The whole line, without its line break. */
   line: string;
-  /** Where the head starts (after the file), where the route (after the head) does, and the field after the heat. */
+  /** Where the head starts (after the file), and where the route (after the head) does. */
   headAt: number;
   tailAt: number;
-  afterHeat: number;
 }
 
 /** The fields of the head (see spoolLine). */
-const HEAD_FIELDS = 10;
+const HEAD_FIELDS = 8;
 
 const headText = (h: Head) =>
-  `${h.p}\t${h.hot}\t${h.k}\t${h.shortest}\t${h.level === 'league' ? 'L' : 'M'}\t${h.hotq}\t` +
+  `${h.k}\t${h.shortest}\t${h.level === 'league' ? 'L' : 'M'}\t${h.hotq}\t` +
   `${h.league}\t${h.id}\t${h.day}\t${h.live ? 1 : 0}`;
 
 /**
@@ -53,29 +50,25 @@ const headText = (h: Head) =>
  * a tab or a line break — file names, route names, leagues, ids, days and requests are URL-safe tokens
  * and spaces, ETags and Cache-Control header values are ours — and the request, the one with spaces,
  * goes last. The file leads (the next build looks lines up by it), then what a carried candidate may
- * change (the head), then what it never changes (the tail): carrying one over rewrites the head and
- * keeps the rest as it is. The rule's target is the file, so it is not written twice.
+ * change (the head), then what it never changes (the tail). The rule's target is the file, so it is
+ * not written twice.
  */
 export const spoolLine = (s: Spooled) =>
   `${s.file}\t${headText(s)}\t${s.route}\t${s.etag}\t${s.cacheControl}\t${s.request}\n`;
 
 /**
- * A carried candidate's line, with its priority and heat as this build has them. `moved`: its standing
- * was worked out again (its match changed), so the whole head is written anew.
+ * A carried candidate's line: as it was, or, when its standing was worked out again (`moved`: its
+ * match changed), with its head written anew.
  */
-export const carriedLine = (c: Carried, p: number, hot: 0 | 1, moved: boolean) =>
-  moved
-    ? `${c.line.slice(0, c.headAt)}${headText({ ...c, p, hot })}\t${c.line.slice(c.tailAt)}\n`
-    : `${c.line.slice(0, c.headAt)}${p}\t${hot}\t${c.line.slice(c.afterHeat)}\n`;
+export const carriedLine = (c: Carried, moved: boolean) =>
+  moved ? `${c.line.slice(0, c.headAt)}${headText(c)}\t${c.line.slice(c.tailAt)}\n` : `${c.line}\n`;
 
 /** Null for a line that is not a spooled candidate. */
 export function uncarry(line: string): Carried | null {
   // Where the file and each of the head's fields end, then the route: found, not split out, as a
   // build carries hundreds of thousands of lines and keeps most of each as it is.
   const file = line.indexOf('\t');
-  const p = line.indexOf('\t', file + 1);
-  const hot = line.indexOf('\t', p + 1);
-  const k = line.indexOf('\t', hot + 1);
+  const k = line.indexOf('\t', file + 1);
   const shortest = line.indexOf('\t', k + 1);
   const level = line.indexOf('\t', shortest + 1);
   const hotq = line.indexOf('\t', level + 1);
@@ -85,9 +78,9 @@ export function uncarry(line: string): Carried | null {
   const live = line.indexOf('\t', day + 1);
   const route = line.indexOf('\t', live + 1);
   // A missing tab starts the search over from the line's start: the ends would not rise.
-  if (file <= 0 || !(p > file && hot > p && k > hot && shortest > k && level > shortest && hotq > level)) return null;
-  if (!(league > hotq && id > league && day > id && live > day && route > live + 1)) return null;
-  const conditions = Number(line.slice(hot + 1, k));
+  if (file <= 0 || !(k > file && shortest > k && level > shortest && hotq > level && league > hotq)) return null;
+  if (!(id > league && day > id && live > day && route > live + 1)) return null;
+  const conditions = Number(line.slice(file + 1, k));
   if (!Number.isInteger(conditions)) return null;
   // A one-character field is that character: no slice is made to compare it.
   const is = (end: number, at: number, code: number) => end === at + 2 && line.charCodeAt(at + 1) === code;
@@ -104,7 +97,6 @@ export function uncarry(line: string): Carried | null {
     line,
     headAt: file + 1,
     tailAt: live + 1,
-    afterHeat: hot + 1,
   };
 }
 
@@ -114,27 +106,24 @@ const L = 'L'.charCodeAt(0);
 /** A spooled candidate, every field split out (a build does this only for the candidates it admits). */
 export function unspool(line: string): Spooled {
   const f = line.split('\t');
-  const [p, k] = [Number(f[1]), Number(f[3])];
-  if (f.length !== HEAD_FIELDS + 5 || !f[0] || !Number.isFinite(p) || !Number.isInteger(k) || !f[11]) {
+  const k = Number(f[1]);
+  if (f.length !== HEAD_FIELDS + 5 || !f[0] || !Number.isInteger(k) || !f[9]) {
     throw new Error(`not a spooled rule candidate: ${JSON.stringify(line.slice(0, 200))}`);
   }
-  const bit = (v: string) => (v === '1' ? 1 : 0);
   return {
     file: f[0],
-    p,
-    hot: bit(f[2]!),
     k,
-    shortest: bit(f[4]!),
-    level: f[5] === 'L' ? 'league' : 'match',
-    hotq: f[6]!,
-    league: f[7]!,
-    id: f[8]!,
-    day: f[9]!,
-    live: f[10] === '1',
-    route: f[11],
-    etag: f[12]!,
-    cacheControl: f[13]!,
-    request: f[14]!,
+    shortest: f[2] === '1' ? 1 : 0,
+    level: f[3] === 'L' ? 'league' : 'match',
+    hotq: f[4]!,
+    league: f[5]!,
+    id: f[6]!,
+    day: f[7]!,
+    live: f[8] === '1',
+    route: f[9],
+    etag: f[10]!,
+    cacheControl: f[11]!,
+    request: f[12]!,
   };
 }
 

@@ -171,8 +171,8 @@ export class RulePlanner {
     const spool = (form: RequestForm, k: number, request: string, shortest: boolean) => {
       const standing = standingOf(form);
       const p = this.reach.priorityOf(standing, shortest, hot.has(form));
-      const s = { ...standing, p, k, file, etag, cacheControl, request, route: form.route.name };
-      const line = spoolLine({ ...s, shortest: shortest ? 1 : 0, hot: hot.has(form) ? 1 : 0 });
+      const s = { ...standing, k, file, etag, cacheControl, request, route: form.route.name };
+      const line = spoolLine({ ...s, shortest: shortest ? 1 : 0 });
       this.spool.write(line);
       if (k >= 0) this.admission.offer(p, line);
       return p;
@@ -223,7 +223,7 @@ export class RulePlanner {
       }
       const hot = c.shortest === 1 && this.reach.hotOf(c);
       const p = this.reach.priorityOf(c, c.shortest === 1, hot);
-      const line = carriedLine(c, p, hot ? 1 : 0, moved);
+      const line = carriedLine(c, moved);
       this.spool.write(line);
       if (c.k >= 0) this.admission.offer(p, line);
       if (c.shortest) {
@@ -279,7 +279,8 @@ export class RulePlanner {
       groups[s.k]!.push(`${s.request} /${s.file} 200!`);
       literals++;
       reach.reached += s.shortest;
-      reach.hotReached += s.hot;
+      // Heat is not spooled (it follows the snapshot day): worked out as carry() and add() do.
+      if (s.shortest === 1 && this.reach.hotOf(s)) reach.hotReached++;
       if (!this.allHeaders && !withHeaders.has(s.file) && s.file.startsWith(`${STATIC_PREFIX}/`)) {
         withHeaders.add(s.file);
         headers.write(headerBlock(s.file, s));

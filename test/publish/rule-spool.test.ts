@@ -6,8 +6,6 @@ import type { Spooled } from '../../src/publish/rule-spool.js';
 const token = fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/);
 const spooled: fc.Arbitrary<Spooled> = fc.record({
   file: token.map((t) => `_s/get/soccer/${t}.json`),
-  p: fc.nat({ max: 2_000_010 }),
-  hot: fc.constantFrom(0 as const, 1 as const),
   k: fc.integer({ min: -1, max: 3 }),
   shortest: fc.constantFrom(0 as const, 1 as const),
   level: fc.constantFrom('league' as const, 'match' as const),
@@ -31,19 +29,16 @@ describe('a spooled rule candidate', () => {
     );
   });
 
-  it('carried over, keeps every field but the priority and heat it is given', () => {
+  it("carried over, is the line as it was, or with its match's standing as it is now", () => {
     fc.assert(
-      fc.property(
-        spooled,
-        fc.nat({ max: 99 }),
-        fc.constantFrom(0 as const, 1 as const),
-        fc.boolean(),
-        (s, p, hot, moved) => {
-          const c = uncarry(spoolLine(s).slice(0, -1))!;
-          expect(c).not.toBeNull();
-          expect(unspool(carriedLine(c, p, hot, moved).slice(0, -1))).toEqual({ ...s, p, hot });
-        },
-      ),
+      fc.property(spooled, fc.stringMatching(/^\d{8}$/), fc.boolean(), fc.boolean(), (s, day, live, moved) => {
+        const line = spoolLine(s);
+        const c = uncarry(line.slice(0, -1))!;
+        expect(c).not.toBeNull();
+        expect(carriedLine(c, false)).toBe(line);
+        if (moved) Object.assign(c, { day, live });
+        expect(unspool(carriedLine(c, moved).slice(0, -1))).toEqual(moved ? { ...s, day, live } : s);
+      }),
     );
   });
 
@@ -51,7 +46,7 @@ describe('a spooled rule candidate', () => {
     fc.assert(
       fc.property(spooled, (s) => {
         const line = spoolLine(s).slice(0, -1);
-        const routeEnds = line.split('\t').slice(0, 12).join('\t').length;
+        const routeEnds = line.split('\t').slice(0, 10).join('\t').length;
         for (let cut = 0; cut <= routeEnds; cut++) expect(uncarry(line.slice(0, cut)), `cut at ${cut}`).toBeNull();
       }),
     );
