@@ -136,7 +136,8 @@ export class RulePlanner {
   ) {
     this.admission = new Admission(budget);
     this.fs.mkdirSync(workDir, { recursive: true });
-    this.spool = new LineWriter(path.join(workDir, 'candidates.tsv'), this.fs);
+    // Written in the background: it is read only by the next build.
+    this.spool = new LineWriter(path.join(workDir, 'candidates.tsv'), this.fs, true);
     this.allHeaders = router === 'edge' ? new LineWriter(path.join(workDir, 'headers.txt'), this.fs) : null;
   }
 
@@ -239,6 +240,11 @@ export class RulePlanner {
     }
     this.allHeaders?.write(headerBlock(file, headers()));
     return true;
+  }
+
+  /** Every spooled candidate on file (the next build carries them over); fails if a write did. */
+  spooled(): Promise<void> {
+    return this.spool.done();
   }
 
   /** Stop spooling (idempotent). */

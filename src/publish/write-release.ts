@@ -81,7 +81,8 @@ export async function writeRelease(
   const clock = opts.clock ?? snapshotClock(store);
   const rules = new RulePlanner(`${temp}-rules`, budget, fallback, new ReachPolicy(store, clock()), router, fs);
   const edge = router === 'edge' ? new EdgeIndex() : null;
-  const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs);
+  // Written in the background while the build goes on; whole once `done()` says so.
+  const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs, true);
   const counts = { rendered: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
   const failures: string[] = [];
   const fail = (message: string) => {
@@ -214,6 +215,7 @@ export async function writeRelease(
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
   const ruleStats = rules.finish(temp, carryFile(temp));
+  await Promise.all([manifest.done(), rules.spooled()]);
   const edgeStats = edge ? await writeRouter(temp, edge, fs) : null;
   if (counts.failed) {
     throw new BuildError(

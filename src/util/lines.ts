@@ -5,17 +5,29 @@ import { StringDecoder } from 'node:string_decoder';
 /** The file system a build writes through: node:fs, or a stand-in a test injects (faults, counting). */
 export type OutputFs = typeof nodeFs;
 
-/** Append-only text output with a small buffer: memory stays flat however many lines are written. */
+/** Chunks a background writer may have in flight before it writes in the caller's thread again. */
+const IN_FLIGHT = 8;
+
+/**
+ * Append-only text output with a small buffer: memory stays flat however many lines are written.
+ * `background`: chunks are written by the thread pool at their offsets while the caller goes on (a
+ * build writes ~100 MB of manifest and rule spool beside its CPU-bound work); `done()` then says when
+ * every byte is on file, and fails if a write did.
+ */
 export class LineWriter {
   private readonly fd: number;
   private chunks: string[] = [];
   private size = 0;
   private closed = false;
+  private inFlight = 0;
+  private failed: Error | null = null;
+  private settled: (() => void) | null = null;
   bytes = 0;
 
   constructor(
     readonly file: string,
     private readonly fs: OutputFs = nodeFs,
+    private readonly background = false,
   ) {
     this.fd = this.fs.openSync(file, 'w');
   }
@@ -29,17 +41,46 @@ export class LineWriter {
   private flush(): void {
     if (!this.chunks.length) return;
     const buf = Buffer.from(this.chunks.join(''), 'utf8');
-    this.fs.writeSync(this.fd, buf);
+    const at = this.bytes;
     this.bytes += buf.length;
     this.chunks = [];
     this.size = 0;
+    if (!this.background || this.inFlight >= IN_FLIGHT) {
+      this.fs.writeSync(this.fd, buf, 0, buf.length, this.background ? at : null);
+      return;
+    }
+    this.inFlight++;
+    this.fs.write(this.fd, buf, 0, buf.length, at, (err, written) => {
+      if (!err && written !== buf.length) err = new Error(`${this.file}: short write`);
+      if (err) this.failed ??= err;
+      if (--this.inFlight === 0 && this.closed) this.finish();
+    });
+  }
+
+  private finish(): void {
+    try {
+      this.fs.closeSync(this.fd);
+    } catch (err) {
+      this.failed ??= err as Error;
+    }
+    this.settled?.();
   }
 
   close(): void {
     if (this.closed) return;
-    this.closed = true;
     this.flush();
-    this.fs.closeSync(this.fd);
+    this.closed = true;
+    if (this.inFlight === 0) this.finish();
+  }
+
+  /** Closed, and every write finished (a background writer's file is whole only then). */
+  done(): Promise<void> {
+    this.close();
+    return new Promise<void>((resolve, reject) => {
+      const end = () => (this.failed ? reject(this.failed) : resolve());
+      if (this.inFlight === 0) end();
+      else this.settled = end;
+    });
   }
 }
 

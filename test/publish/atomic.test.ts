@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BuildError } from '../../src/publish/build.js';
 import { currentRelease, releaseLayout } from '../../src/publish/release.js';
 import { ROOT } from '../helpers/store.js';
+import type { OutputFs } from '../../src/util/lines.js';
 import { buildInto, demoStore, treeState } from './helpers.js';
 
 let db: string;
@@ -119,6 +120,36 @@ describe('a build with a failing render', () => {
     const err = await buildInto(store, dist, { full: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BuildError);
     expect((err as BuildError).failures.join('\n')).toContain(id);
+    expect(currentRelease(dist)).toBe(release);
+    expect(treeState(dist)).toEqual(before);
+    expect(fs.readdirSync(releaseLayout(dist).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+  });
+});
+
+describe('a build whose disk fails while it writes its manifest in the background', () => {
+  it('publishes nothing and keeps the published tree', async () => {
+    const store = await demoStore({ leagues: ['eng.1'] });
+    const { out: dist } = await buildInto(store);
+    const release = currentRelease(dist);
+    const before = treeState(dist);
+    const manifests = new Set<number>();
+    const failing = {
+      ...fs,
+      openSync: ((file: fs.PathLike, ...rest: unknown[]) => {
+        const fd = (fs.openSync as (...a: unknown[]) => number)(file, ...rest);
+        if (String(file).endsWith('manifest.ndjson')) manifests.add(fd);
+        return fd;
+      }) as typeof fs.openSync,
+      write: ((fd: number, ...rest: unknown[]) => {
+        const cb = rest[rest.length - 1] as (err: Error | null, n: number) => void;
+        if (manifests.has(fd))
+          setImmediate(() => cb(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }), 0));
+        else (fs.write as (...a: unknown[]) => void)(fd, ...rest);
+      }) as typeof fs.write,
+    } as OutputFs;
+    const err = await buildInto(store, dist, { full: true, fs: failing }).catch((e: unknown) => e);
+    expect(String(err)).toContain('no space left on device');
+    expect(manifests.size).toBeGreaterThan(0);
     expect(currentRelease(dist)).toBe(release);
     expect(treeState(dist)).toEqual(before);
     expect(fs.readdirSync(releaseLayout(dist).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);

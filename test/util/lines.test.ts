@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LineReader, countLines, linesSync } from '../../src/util/lines.js';
+import { LineReader, LineWriter, countLines, linesSync } from '../../src/util/lines.js';
+import type { OutputFs } from '../../src/util/lines.js';
 
 const fileWith = (text: string) => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fds-lines-')), 'f.txt');
@@ -32,5 +33,37 @@ describe('lines of a text file', () => {
     expect(countLines(fileWith(`${text}\nlast`))).toBe(nonEmpty + 1);
     expect(countLines(fileWith(`${'x'.repeat(3 << 20)}\n\ny`))).toBe(2);
     expect(countLines(path.join(os.tmpdir(), 'fds-no-such-file'))).toBe(0);
+  });
+});
+
+describe('a line writer in the background', () => {
+  const text = Array.from({ length: 60_000 }, (_, i) => `line ${i} ${'é'.repeat(i % 11)}\n`);
+  const out = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fds-writer-')), 'f.txt');
+
+  it("puts every chunk at its place, as writing in the caller's thread does", async () => {
+    const [inline, background] = [out(), out()];
+    const a = new LineWriter(inline);
+    const b = new LineWriter(background, fs, true);
+    for (const line of text) {
+      a.write(line);
+      b.write(line);
+    }
+    a.close();
+    await b.done();
+    expect(fs.readFileSync(background)).toEqual(fs.readFileSync(inline));
+    expect(b.bytes).toBe(fs.statSync(inline).size);
+  });
+
+  it('says when a write failed', async () => {
+    const failing = {
+      ...fs,
+      write: ((...args: unknown[]) => {
+        const cb = args[args.length - 1] as (err: Error | null, n: number) => void;
+        setImmediate(() => cb(Object.assign(new Error('no space left'), { code: 'ENOSPC' }), 0));
+      }) as typeof fs.write,
+    } as OutputFs;
+    const w = new LineWriter(out(), failing, true);
+    for (const line of text) w.write(line);
+    await expect(w.done()).rejects.toThrow('no space left');
   });
 });
