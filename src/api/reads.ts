@@ -72,5 +72,8 @@ export function topicsOfChange(row: ChangeRow): string[] {
 
 /** Whether a response that reads `reads` must be rendered again after changes to `changed`. */
 export function affected(reads: readonly string[], changed: ReadonlySet<string>): boolean {
-  return changed.has(topic.everything) || reads.some((t) => changed.has(t));
+  if (changed.has(topic.everything)) return true;
+  // A loop, not reads.some(…): a build asks this of every file it plans.
+  for (const t of reads) if (changed.has(t)) return true;
+  return false;
 }

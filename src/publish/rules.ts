@@ -51,6 +51,7 @@ import { ROUTES_BY_NAME } from '../api/routes.js';
 import type { Carried } from './rule-spool.js';
 import { carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
 import { Admission, cutoff } from './admission.js';
+import { parsePrevious } from './previous.js';
 import { ASSET_DIR, ASSET_FILES, ASSET_HEADERS } from '../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
@@ -192,13 +193,14 @@ export class RulePlanner {
    * A file's candidates as the published build spooled them (`lines`), carried over: the file is
    * untouched, so only what follows the snapshot day is computed again — and the standing of a match
    * that `changed` says changed. False when one cannot be carried over: nothing was added then.
-   * `headers`: the file's, asked for only when every file gets its own header block (edge router).
+   * `manifestLine`: the file's line in the published manifest, for its headers, read only when every
+   * file gets its own header block (edge router).
    */
   carry(
     file: string,
     lines: readonly string[],
     changed: (league: string, id: string) => boolean,
-    headers: () => { etag: string; cacheControl: string },
+    manifestLine: string,
   ): boolean {
     if (!file.startsWith(`${STATIC_PREFIX}/`)) return false;
     const carried: Carried[] = [];
@@ -238,7 +240,7 @@ export class RulePlanner {
       }
       this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
     }
-    this.allHeaders?.write(headerBlock(file, headers()));
+    if (this.allHeaders) this.allHeaders.write(headerBlock(file, parsePrevious(manifestLine)));
     return true;
   }
 

@@ -124,13 +124,12 @@ export async function writeRelease(
     counts.bytes += bytesOf(line);
     // A carried-over file's line is the published one, as it is: same code, same request, same answer.
     manifest.write(`${line}\n`);
+    const rulesCarried = spooled !== null && rules.carry(item.file, spooled, matchChanged, line);
     // Parsed only when needed: the candidates cannot be carried, or the edge router wants the file's keys.
-    let parsed: ManifestEntry | null = null;
-    const entry = () => (parsed ??= parsePrevious(line));
-    const rulesCarried = spooled !== null && rules.carry(item.file, spooled, matchChanged, entry);
     if (!rulesCarried || edge) {
-      const file = planOf(item, entry().keys);
-      if (!rulesCarried) rules.add(file, entry());
+      const entry = parsePrevious(line);
+      const file = planOf(item, entry.keys);
+      if (!rulesCarried) rules.add(file, entry);
       edge?.add(file);
     }
     counts.unchanged++;
