@@ -38,12 +38,26 @@ export class FilePlacer {
     return `${target}.~${process.pid}-${threadId}-${this.temps++}`;
   }
 
+  /**
+   * A new file with these bytes (never an existing one), through fs's callbacks: they cost the
+   * build's thread less than a FileHandle and its promises (772 files of a scale-4 day step: ~10 ms).
+   */
+  private writeFile(file: string, body: Buffer): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.fs.writeFile(file, body, { flag: 'wx' }, (err) => (err ? reject(err) : resolve())),
+    );
+  }
+
+  private rename(from: string, to: string): Promise<void> {
+    return new Promise((resolve, reject) => this.fs.rename(from, to, (err) => (err ? reject(err) : resolve())));
+  }
+
   /** Put `fill`'s result in place of whatever stands at `target`, by rename. */
   private async replace(target: string, fill: (temp: string) => Promise<void>): Promise<void> {
     const temp = this.tempFor(target);
     try {
       await fill(temp);
-      await this.fs.promises.rename(temp, target);
+      await this.rename(temp, target);
     } catch (err) {
       await this.fs.promises.rm(temp, { force: true });
       throw err;
@@ -97,10 +111,10 @@ export class FilePlacer {
       }
     }
     if (this.recycled) {
-      await this.replace(target, (temp) => this.fs.promises.writeFile(temp, body, { flag: 'wx' }));
+      await this.replace(target, (temp) => this.writeFile(temp, body));
     } else {
       try {
-        await this.fs.promises.writeFile(target, body, { flag: 'wx' });
+        await this.writeFile(target, body);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
         throw err;
