@@ -52,9 +52,10 @@ import type { Carried } from './rule-spool.js';
 import { carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
 import { Admission, cutoff } from './admission.js';
 import { parsePrevious } from './previous.js';
-import { ASSET_DIR, ASSET_FILES, ASSET_HEADERS } from '../frontdoor/paths.js';
+import { ASSET_DIR, ASSET_HEADERS } from '../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
+import { block, escapeRule, headerBlock, literalRequest, pageRules, subsets } from './rule-text.js';
 
 export interface RuleStats {
   total: number;
@@ -68,47 +69,6 @@ export interface RuleStats {
   /** Pre-rendered requests a literal rule reaches, in their shortest spelling; and of the hot set. */
   reach: ReachCount;
 }
-
-function subsets<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let m = 1; m < 1 << items.length; m++) out.push(items.filter((_, i) => m & (1 << i)));
-  return out;
-}
-
-/**
- * A proxy gets the request path back through the placeholders and, since Netlify replaces the query
- * of a rule with conditions, the escape's keys re-attached (the only route keys the request has).
- */
-function escapeRule(route: AnyRoute, keys: string[], fallback: string): string {
-  const conds = keys.map((k) => `${k}=:q${k}`).join(' ');
-  const to = isFunction(fallback) ? fallback : `${fallback}${route.path}?${keys.map((k) => `${k}=:q${k}`).join('&')}`;
-  return `${route.path} ${conds} ${to} 200!`;
-}
-
-/** A literal rule's request: the path and the conditions (the rule is `<request> /<file> 200!`). */
-function literalRequest(form: RequestForm): string {
-  return `${form.path}${form.query.map(([k, v]) => ` ${k}=${v}`).join('')}`;
-}
-
-/** The page rules for what the release in `dir` holds (see PAGES above). */
-export function pageRules(dir: string, router: Router, fs: OutputFs = nodeFs): string[] {
-  const rules: string[] = [];
-  for (const a of ASSET_FILES) {
-    const file = `${ASSET_DIR}/${a.name}`;
-    if (fs.existsSync(path.join(dir, file))) rules.push(`/${file} /${file} 200!`);
-  }
-  if (router === 'edge') rules.push(`/${STATIC_PREFIX}/* /${STATIC_PREFIX}/:splat 200!`);
-  return rules;
-}
-
-/** A `_headers` block: a path, then its headers indented. */
-const block = (pathPattern: string, headers: Readonly<Record<string, string>>) =>
-  `${pathPattern}\n${Object.entries(headers)
-    .map(([k, v]) => `  ${k}: ${v}\n`)
-    .join('')}`;
-
-const headerBlock = (file: string, h: { etag: string; cacheControl: string }) =>
-  `/${file}\n  ETag: ${h.etag}\n  Cache-Control: ${h.cacheControl}\n`;
 
 /**
  * Collects literal candidates while the build streams — spooled to one file with their priority

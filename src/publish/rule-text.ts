@@ -1,0 +1,51 @@
+/** The text of the rules and header blocks a build writes (rules.ts says what each is for and why it is sound). */
+import nodeFs from 'node:fs';
+import path from 'node:path';
+import type { AnyRoute } from '../api/route.js';
+import type { OutputFs } from '../util/lines.js';
+import type { RequestForm } from './plan.js';
+import { STATIC_PREFIX } from './plan.js';
+import { ASSET_DIR, ASSET_FILES } from '../frontdoor/paths.js';
+import type { Router } from './rule-settings.js';
+import { isFunction } from './rule-settings.js';
+
+export function subsets<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let m = 1; m < 1 << items.length; m++) out.push(items.filter((_, i) => m & (1 << i)));
+  return out;
+}
+
+/**
+ * A proxy gets the request path back through the placeholders and, since Netlify replaces the query
+ * of a rule with conditions, the escape's keys re-attached (the only route keys the request has).
+ */
+export function escapeRule(route: AnyRoute, keys: string[], fallback: string): string {
+  const conds = keys.map((k) => `${k}=:q${k}`).join(' ');
+  const to = isFunction(fallback) ? fallback : `${fallback}${route.path}?${keys.map((k) => `${k}=:q${k}`).join('&')}`;
+  return `${route.path} ${conds} ${to} 200!`;
+}
+
+/** A literal rule's request: the path and the conditions (the rule is `<request> /<file> 200!`). */
+export function literalRequest(form: RequestForm): string {
+  return `${form.path}${form.query.map(([k, v]) => ` ${k}=${v}`).join('')}`;
+}
+
+/** The page rules for what the release in `dir` holds (rules.ts, PAGES). */
+export function pageRules(dir: string, router: Router, fs: OutputFs = nodeFs): string[] {
+  const rules: string[] = [];
+  for (const a of ASSET_FILES) {
+    const file = `${ASSET_DIR}/${a.name}`;
+    if (fs.existsSync(path.join(dir, file))) rules.push(`/${file} /${file} 200!`);
+  }
+  if (router === 'edge') rules.push(`/${STATIC_PREFIX}/* /${STATIC_PREFIX}/:splat 200!`);
+  return rules;
+}
+
+/** A `_headers` block: a path, then its headers indented. */
+export const block = (pathPattern: string, headers: Readonly<Record<string, string>>) =>
+  `${pathPattern}\n${Object.entries(headers)
+    .map(([k, v]) => `  ${k}: ${v}\n`)
+    .join('')}`;
+
+export const headerBlock = (file: string, h: { etag: string; cacheControl: string }) =>
+  `/${file}\n  ETag: ${h.etag}\n  Cache-Control: ${h.cacheControl}\n`;
