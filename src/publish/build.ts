@@ -34,7 +34,7 @@ import {
   releaseLayout,
   tempReleasePath,
 } from './release.js';
-import { Recycler, writeLineage } from './recycle.js';
+import { Recycler, discardedFiles, writeLineage } from './recycle.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, checkBudget, checkFallback, isFunction } from './rule-settings.js';
 import type { RuleStats } from './rules.js';
 import type { Router } from './rule-settings.js';
@@ -178,6 +178,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
         pruneReleases(layout, keep);
       }
+      await recycler?.discarded;
       temp = null;
       return {
         release,
@@ -205,7 +206,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     if (temp) {
       fs.rmSync(temp, { recursive: true, force: true });
       fs.rmSync(`${temp}-rules`, { recursive: true, force: true });
-      fs.rmSync(`${temp}-manifest`, { force: true });
+      for (const file of Object.values(discardedFiles(temp))) fs.rmSync(file, { force: true });
       fs.rmSync(carryFile(temp), { force: true });
     }
     unlock();

@@ -65,10 +65,13 @@ export class InStep {
 
   /** The entry for `key`, if the file has it within the window. */
   take(key: string): string[] | null {
-    const hit = this.pending.get(key);
-    if (hit !== undefined) {
-      this.pending.delete(key);
-      return hit;
+    // In step, nothing is pending: the key is the next entry's.
+    if (this.pending.size > 0) {
+      const hit = this.pending.get(key);
+      if (hit !== undefined) {
+        this.pending.delete(key);
+        return hit;
+      }
     }
     for (let read = 0; read < this.window; read++) {
       const e = this.entry();
