@@ -116,8 +116,14 @@ export async function writeRelease(
   // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
   // it is not planned again unless they cannot be carried over.
   const carried = scope.kind === 'changes' && previous ? new InStep(carryFile(previous), spooledFile) : null;
-  const matchChanged = (league: string, id: string) =>
-    scope.kind === 'changes' && scope.topics.has(topic.match(league, id));
+  // A match's files are planned together: the last answer is remembered.
+  let asked = { league: '', id: '', changed: false };
+  const matchChanged = (league: string, id: string) => {
+    if (asked.league !== league || asked.id !== id) {
+      asked = { league, id, changed: scope.kind === 'changes' && scope.topics.has(topic.match(league, id)) };
+    }
+    return asked.changed;
+  };
   const recordCarried = (head: Carried) => {
     const { item, line, spooled } = head;
     counts.files++;
