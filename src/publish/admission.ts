@@ -62,14 +62,18 @@ export class Admission {
     }
   }
 
-  /** The admitted candidates' lines in spool order, given the cut the counts of every priority set. */
-  admitted(cut: Cut): string[] {
+  /**
+   * The admitted candidates' lines in spool order, given the cut the counts of every priority set:
+   * made one at a time, as the caller writes each out.
+   */
+  *admitted(cut: Cut): Generator<string> {
     const out: Held[] = [];
     for (const [p, bucket] of this.held) {
       const n = p < cut.below ? bucket.length : p === cut.below ? Math.min(cut.atCut, bucket.length) : 0;
       for (let i = 0; i < n; i++) out.push(bucket[i]!);
     }
+    out.sort((a, b) => a.seq - b.seq);
     // Without the line break (a byte: the lines are ASCII-safe, rule-spool.ts).
-    return out.sort((a, b) => a.seq - b.seq).map((h) => h.line.toString('utf8', 0, h.line.length - 1));
+    for (const h of out) yield h.line.toString('utf8', 0, h.line.length - 1);
   }
 }

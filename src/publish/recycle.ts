@@ -22,7 +22,7 @@
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import type { OutputFs } from '../util/lines.js';
-import { linesSync } from '../util/lines.js';
+import { LineWriter, linesSync } from '../util/lines.js';
 import type { ReleaseLayout } from './release.js';
 import { MANIFEST_FILE, carryFile, lineageFile, releaseNames } from './release.js';
 
@@ -50,16 +50,27 @@ const HEAD = 'from ';
 
 /**
  * Record how `release` was made (base null: from nothing, or rendered in full). Best effort: without
- * it the release is simply never recycled.
+ * it the release is simply never recycled. Written a line at a time: a build that writes every file
+ * anew lists them all (~114,000 at demo scale 4), which a string held whole would cost the heap.
  */
 export function writeLineage(release: string, lineage: Lineage, fs: OutputFs = nodeFs) {
+  const file = lineageFile(release);
+  let out: LineWriter | null = null;
   try {
-    const lines = [`${HEAD}${lineage.base ? path.basename(lineage.base) : '-'}`];
-    for (const file of lineage.written) lines.push(`+${file}`);
-    for (const file of lineage.removed) lines.push(`-${file}`);
-    fs.writeFileSync(lineageFile(release), `${lines.join('\n')}\n`);
+    out = new LineWriter(file, fs);
+    out.write(`${HEAD}${lineage.base ? path.basename(lineage.base) : '-'}\n`);
+    // A release made from nothing only ever starts a chain (Recycler.take reads the releases after
+    // the recycled one): what it wrote and removed is never asked.
+    if (lineage.base) {
+      for (const written of lineage.written) out.write(`+${written}\n`);
+      for (const removed of lineage.removed) out.write(`-${removed}\n`);
+    }
+    out.close();
   } catch {
-    fs.rmSync(lineageFile(release), { force: true });
+    try {
+      out?.close();
+    } catch {}
+    fs.rmSync(file, { force: true });
   }
 }
 
