@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { BuildError } from '../../src/publish/build.js';
 import { currentRelease, releaseLayout } from '../../src/publish/release.js';
+import { lineageLines } from '../../src/publish/recycle.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
 import { runSync } from '../../src/sync/run-sync.js';
@@ -199,6 +200,20 @@ describe('recycled releases', { timeout: 240_000 }, () => {
       expect(files(treeState(out))).toEqual([]);
       await expectSameAsFullBuild(db, out);
     }
+  });
+
+  it('record how each release was made: what it wrote and removed, and only its origin when made from nothing', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    const first = currentRelease(out)!;
+    expect(lineageLines(first)).toEqual(['from -']);
+    await syncAt(db, new Date(noon.getTime() + MINUTE));
+    const { summary } = await buildInto(db, out);
+    const lines = lineageLines(currentRelease(out)!);
+    expect(lines[0]).toBe(`from ${path.basename(first)}`);
+    expect(lines.slice(1).every((l) => /^[+-]_s\//.test(l) || /^[+-]index\.html$/.test(l))).toBe(true);
+    expect(lines.filter((l) => l.startsWith('+')).length).toBe(summary.added + summary.changed);
   });
 
   it('leave the published release as it was when a recycled build fails', async () => {
