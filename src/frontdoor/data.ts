@@ -8,7 +8,6 @@ import { routePath } from '../api/route.js';
 import { compareText } from '../api/serialize/league.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { Coverage } from '../store/read/types.js';
-import type { LastSync } from '../store/read/sync.js';
 import type { Example, RouteTable } from './examples.js';
 import { exampleRequests } from './examples.js';
 
@@ -34,7 +33,6 @@ export interface FrontDoorData {
   provider: string | null;
   snapshotAt: string | null;
   lastSuccessfulSyncAt: string | null;
-  lastSync: LastSync;
   totals: { matches: number; playByPlayEvents: number; standingsGroups: number };
   leagues: LeagueEntry[];
   examples: Example[];
@@ -80,7 +78,6 @@ export function frontDoorData(store: StoreReader, routes: RouteTable): FrontDoor
     provider: meta.provider,
     snapshotAt: meta.snapshotAt,
     lastSuccessfulSyncAt: meta.lastSuccessfulSyncAt,
-    lastSync: store.sync.last(),
     totals: {
       matches: totals.matches,
       playByPlayEvents: totals.playByPlayEvents,

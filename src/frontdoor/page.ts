@@ -42,32 +42,27 @@ const PROVIDERS: Record<string, string> = {
 };
 
 function freshness(d: FrontDoorData): string {
-  const last = d.lastSync;
+  // Only what moves with the data: a sync that changes nothing, failing or not, leaves every response
+  // as it was (CONTRACT §2.4) — this page included, or a build that publishes nothing would leave a
+  // page behind that the server no longer renders.
   const warnings: string[] = [];
-  if (!last.startedAt) {
-    warnings.push('No sync has run yet, so the store holds no football data. Run <code>fds sync</code>.');
-  } else if (last.failed > 0) {
-    const where = last.failedLeagues.length ? ` (${last.failedLeagues.map(esc).join(', ')})` : '';
+  if (!d.snapshotAt) {
+    warnings.push('No sync has brought data yet, so the store holds no football data. Run <code>fds sync</code>.');
+  } else if (!d.lastSuccessfulSyncAt || d.lastSuccessfulSyncAt < d.snapshotAt) {
     warnings.push(
-      `The last sync, started ${time(last.startedAt, '')}, failed for ${n(last.failed)} of its ${n(last.units)} ` +
-        `units${where}. Everything it could fetch was kept; the rest is as the previous syncs left it. ` +
+      `The data as of ${time(d.snapshotAt, '')} came from a sync that failed for some of its units: everything it ` +
+        'could fetch was kept; the rest is as earlier syncs left it. ' +
         (d.lastSuccessfulSyncAt
           ? `The last sync without failures was at ${time(d.lastSuccessfulSyncAt, '')}.`
           : 'No sync has completed without failures yet.'),
     );
   }
-  const lastRun = !last.startedAt
-    ? 'none yet'
-    : last.failed > 0
-      ? `${time(last.startedAt, '')}: ${n(last.failed)} of ${n(last.units)} units failed`
-      : `${time(last.startedAt, '')}: all ${n(last.units)} units succeeded`;
   return `<section id="freshness" aria-labelledby="freshness-title" data-stale-after="${STALE_AFTER_SECONDS}">
 <h2 id="freshness-title">How fresh is it?</h2>
 <dl class="facts">
 <div><dt>Snapshot</dt><dd>${time(d.snapshotAt, 'none yet')}<br>
 <span class="note">The data as of then: every response’s <code>generatedAt</code></span></dd></div>
 <div><dt>Last successful sync</dt><dd>${time(d.lastSuccessfulSyncAt, 'none yet', 'last-success')}</dd></div>
-<div><dt>Last sync started</dt><dd>${lastRun}</dd></div>
 <div><dt>Source</dt><dd>${esc(d.provider ? (PROVIDERS[d.provider] ?? d.provider) : 'none yet')}</dd></div>
 </dl>
 ${warnings.map((w) => `<p class="warning"><strong>Warning:</strong> ${w}</p>\n`).join('')}\

@@ -12,7 +12,6 @@ import { MatchQueries } from './matches.js';
 import { PlayQueries } from './plays.js';
 import { StandingsQueries } from './standings.js';
 import { SnapshotQueries } from '../snapshots.js';
-import { SyncQueries } from './sync.js';
 import type { Coverage, StoreTotals } from './types.js';
 
 export interface StoreMeta {
@@ -28,7 +27,6 @@ export class StoreReader {
   readonly clubs: ClubQueries;
   readonly standings: StandingsQueries;
   readonly snapshots: SnapshotQueries;
-  readonly sync: SyncQueries;
   private readonly memo = new Map<string, unknown>();
   private dataVersion = -1;
   private readonly version;
@@ -45,7 +43,6 @@ export class StoreReader {
     this.clubs = new ClubQueries(db);
     this.standings = new StandingsQueries(db);
     this.snapshots = new SnapshotQueries(db);
-    this.sync = new SyncQueries(db);
     this.version = db.prepare('PRAGMA data_version').pluck();
     this.ping = db.prepare('SELECT COUNT(*) FROM store_meta').pluck();
   }
