@@ -48,6 +48,11 @@ export class FilePlacer {
     );
   }
 
+  /** A hard link, through fs's callbacks too (a first incremental build links every unchanged file). */
+  private linkFile(existing: string, to: string): Promise<void> {
+    return new Promise((resolve, reject) => this.fs.link(existing, to, (err) => (err ? reject(err) : resolve())));
+  }
+
   private rename(from: string, to: string): Promise<void> {
     return new Promise((resolve, reject) => this.fs.rename(from, to, (err) => (err ? reject(err) : resolve())));
   }
@@ -128,14 +133,14 @@ export class FilePlacer {
     if (this.recycled) {
       await this.ensureDir(path.dirname(target));
       try {
-        await this.replace(target, (temp) => this.fs.promises.link(path.join(this.previous!, file), temp));
+        await this.replace(target, (temp) => this.linkFile(path.join(this.previous!, file), temp));
         return true;
       } catch {
         return false;
       }
     }
     try {
-      await this.fs.promises.link(path.join(this.previous!, file), target);
+      await this.linkFile(path.join(this.previous!, file), target);
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw collision(file);
