@@ -152,7 +152,7 @@ export class RulePlanner {
   /**
    * A file's candidates as the published build spooled them (`lines`), carried over: the file is
    * untouched, so only what follows the snapshot day is computed again — and the standing of a match
-   * that `changed` says changed. False when one cannot be carried over: nothing was added then.
+   * that `changed` says changed (asked once per candidate: the caller remembers its last answer). False when one cannot be carried over: nothing was added then.
    * `manifestLine`: the file's line in the published manifest, for its headers, read only when every
    * file gets its own header block (edge router).
    */
@@ -169,16 +169,9 @@ export class RulePlanner {
       if (!c || c.hotq === UNCARRIED) return false;
       carried.push(c);
     }
-    // A file's candidates name one match (its own and its aliases' requests): asked about once.
-    let asked = null as { league: string; id: string; moved: boolean } | null;
     for (const c of carried) {
-      let moved = false;
-      if (c.level === 'match' && c.league && c.id) {
-        if (asked?.league !== c.league || asked.id !== c.id) {
-          asked = { league: c.league, id: c.id, moved: changed(c.league, c.id) };
-        }
-        moved = asked.moved;
-      }
+      // `changed` remembers its last answer: a match's candidates (and files) come together.
+      const moved = c.level === 'match' && !!c.league && !!c.id && changed(c.league, c.id);
       if (moved) {
         const now = this.reach.matchNow(c.league, c.id);
         c.day = now?.day ?? '';
