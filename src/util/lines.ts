@@ -158,8 +158,9 @@ export function countLines(file: string, fs: OutputFs = nodeFs): number {
   let open = false;
   try {
     for (let n = fs.readSync(fd, buf, 0, buf.length, null); n > 0; n = fs.readSync(fd, buf, 0, buf.length, null)) {
+      const read = n < buf.length ? buf.subarray(0, n) : buf;
       let start = 0;
-      for (let nl = buf.indexOf(10, start); nl !== -1 && nl < n; nl = buf.indexOf(10, start)) {
+      for (let nl = read.indexOf(10, start); nl !== -1; nl = read.indexOf(10, start)) {
         if (open || nl > start) lines++;
         open = false;
         start = nl + 1;
