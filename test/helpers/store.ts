@@ -114,6 +114,22 @@ function rederiveEvents(db: DB): void {
   }
 }
 
+/** Delete a match with its summary and plays, and log it as a writer deleting it would. */
+export function deleteMatch(file: string, league: string, id: string, day: string): number {
+  return editStore(
+    file,
+    (w) => {
+      for (const table of ['play_streams', 'match_summaries'])
+        w.prepare(`DELETE FROM ${table} WHERE league_slug = ? AND match_id = ?`).run(league, id);
+      w.prepare('DELETE FROM matches WHERE league_slug = ? AND id = ?').run(league, id);
+    },
+    [
+      ['match', league, id],
+      ['day', league, day],
+      ['order', league, ''],
+    ],
+  );
+}
 /** A match's stored play records, in match order (the stream is one compressed JSON array). */
 export function storedPlays<T = Record<string, unknown>>(db: DB, league: string, match: string): T[] {
   const blob = db

@@ -13,6 +13,7 @@ import { currentRelease, releaseLayout } from '../../src/publish/release.js';
 import { ROOT } from '../helpers/store.js';
 import type { OutputFs } from '../../src/util/lines.js';
 import { buildInto, demoStore, treeState } from './helpers.js';
+import type { FileState } from './helpers.js';
 
 let db: string;
 let out: string;
@@ -106,6 +107,13 @@ describe('a build killed mid-way', () => {
   });
 });
 
+/** The published release as it was, file for file, and nothing temporary left beside it. */
+function expectNothingPublished(dist: string, release: string | null, before: Map<string, FileState>): void {
+  expect(currentRelease(dist)).toBe(release);
+  expect(treeState(dist)).toEqual(before);
+  expect(fs.readdirSync(releaseLayout(dist).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+}
+
 describe('a build with a failing render', () => {
   it('publishes nothing, keeps the published tree, and names the failing request', async () => {
     const store = await demoStore({ leagues: ['eng.1'] });
@@ -120,9 +128,7 @@ describe('a build with a failing render', () => {
     const err = await buildInto(store, dist, { full: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BuildError);
     expect((err as BuildError).failures.join('\n')).toContain(id);
-    expect(currentRelease(dist)).toBe(release);
-    expect(treeState(dist)).toEqual(before);
-    expect(fs.readdirSync(releaseLayout(dist).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+    expectNothingPublished(dist, release, before);
   });
 });
 
@@ -150,8 +156,6 @@ describe('a build whose disk fails while it writes its manifest in the backgroun
     const err = await buildInto(store, dist, { full: true, fs: failing }).catch((e: unknown) => e);
     expect(String(err)).toContain('no space left on device');
     expect(manifests.size).toBeGreaterThan(0);
-    expect(currentRelease(dist)).toBe(release);
-    expect(treeState(dist)).toEqual(before);
-    expect(fs.readdirSync(releaseLayout(dist).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+    expectNothingPublished(dist, release, before);
   });
 });

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { currentRelease } from '../../src/publish/release.js';
 import { buildInto, demoStore, treeState } from './helpers.js';
-import { editStore } from '../helpers/store.js';
+import { deleteMatch, editStore } from '../helpers/store.js';
 import type { FileState } from './helpers.js';
 
 let db: string;
@@ -188,19 +188,7 @@ describe('incremental build', () => {
     const before = treeState(out);
     const { league, id } = pickMatch('pre');
     const day = dayOf(league, id);
-    editStore(
-      db,
-      (w) => {
-        for (const table of ['play_streams', 'match_summaries'])
-          w.prepare(`DELETE FROM ${table} WHERE league_slug = ? AND match_id = ?`).run(league, id);
-        w.prepare('DELETE FROM matches WHERE league_slug = ? AND id = ?').run(league, id);
-      },
-      [
-        ['match', league, id],
-        ['day', league, day],
-        ['order', league, ''],
-      ],
-    );
+    deleteMatch(db, league, id, day);
     const { summary } = await buildInto(db, out);
     const after = treeState(out);
     const gone = [...before.keys()].filter((f) => !after.has(f));

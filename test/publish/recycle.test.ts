@@ -16,7 +16,7 @@ import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
 import { runSync } from '../../src/sync/run-sync.js';
 import { addDays, ymd } from '../../src/util/time.js';
-import { editStore, tempDir } from '../helpers/store.js';
+import { deleteMatch, editStore, tempDir } from '../helpers/store.js';
 import { matchdayNoon } from '../demo/helpers.js';
 import { buildInto, treeState } from './helpers.js';
 import type { FileState } from './helpers.js';
@@ -82,6 +82,18 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   beforeAll(() => {
     noon = matchdayNoon(LEAGUES, undefined, 1, SCALE);
   });
+
+  /** A full build and two minutes of incremental ones: three releases, so the next build recycles the oldest. */
+  async function threeReleases(): Promise<{ db: string; out: string }> {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    for (let minute = 1; minute <= 2; minute++) {
+      await syncAt(db, new Date(noon.getTime() + minute * MINUTE));
+      await buildInto(db, out);
+    }
+    return { db, out };
+  }
 
   it('publish a live matchday minute by minute as full builds would, touching only what changed', async () => {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
@@ -161,14 +173,8 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('delete what a release between the recycled one and the new build removed', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
-    for (let minute = 1; minute <= 2; minute++) {
-      await syncAt(db, new Date(noon.getTime() + minute * MINUTE));
-      await buildInto(db, out);
-    }
-    // Three releases kept: the next build recycles the oldest, which still has the match's files.
+    const { db, out } = await threeReleases();
+    // The next build recycles the oldest release, which still has the match's files.
     const conn = new Database(db, { readonly: true });
     const { id, day } = conn
       .prepare("SELECT id, scoreboard_date AS day FROM matches WHERE state = 'post' LIMIT 1")
@@ -176,19 +182,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     conn.close();
     const files = (tree: Map<string, FileState>) => [...tree.keys()].filter((f) => f.includes(`/events/${id}~`));
     expect(files(treeState(out)).length).toBeGreaterThan(0);
-    editStore(
-      db,
-      (w) => {
-        for (const table of ['play_streams', 'match_summaries'])
-          w.prepare(`DELETE FROM ${table} WHERE league_slug = 'eng.1' AND match_id = ?`).run(id);
-        w.prepare("DELETE FROM matches WHERE league_slug = 'eng.1' AND id = ?").run(id);
-      },
-      [
-        ['match', 'eng.1', id],
-        ['day', 'eng.1', day],
-        ['order', 'eng.1', ''],
-      ],
-    );
+    deleteMatch(db, 'eng.1', id, day);
     const removedIn = (await buildInto(db, out)).summary;
     expect(removedIn.deleted).toBeGreaterThan(0);
     expect(files(treeState(out))).toEqual([]);
@@ -217,13 +211,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('leave the published release as it was when a recycled build fails', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
-    for (let minute = 1; minute <= 2; minute++) {
-      await syncAt(db, new Date(noon.getTime() + minute * MINUTE));
-      await buildInto(db, out);
-    }
+    const { db, out } = await threeReleases();
     const release = currentRelease(out);
     const before = treeState(out);
     const conn = new Database(db, { readonly: true });
