@@ -124,7 +124,7 @@ export async function writeRelease(
     }
     return asked.changed;
   };
-  const recordCarried = (head: Carried) => {
+  const recordCarried = (head: CarriedFile) => {
     const { item, line, spooled } = head;
     counts.files++;
     counts.bytes += bytesOf(line);
@@ -142,14 +142,14 @@ export async function writeRelease(
     opts.onFile?.(false);
   };
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
-  type Carried = {
+  type CarriedFile = {
     item: PlanItem;
     line: string;
     spooled: string[] | null;
     linked: true | Promise<boolean>;
     rec: RecycledFile | null;
   };
-  type Pending = Carried | { file: PlannedFile; result: Promise<JobResult> };
+  type Pending = CarriedFile | { file: PlannedFile; result: Promise<JobResult> };
   const pending: Pending[] = [];
   const settle = async (keep: number) => {
     while (pending.length > keep) {
