@@ -145,8 +145,14 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       const keep = opts.keepReleases ?? 2;
       // An incremental build brings the release pruning would delete up to date instead (recycle.ts).
       const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;
+      // With none to take, one that only carries files over starts as a copy of the published one.
       const recycler =
-        previous && !opts.full ? Recycler.take(layout, previous, keep, tempReleasePath(layout), aux) : null;
+        previous && !opts.full
+          ? (Recycler.take(layout, previous, keep, tempReleasePath(layout), aux) ??
+            (scope.kind === 'changes'
+              ? Recycler.copy(layout, previous, tempReleasePath(layout), EDGE_AUX_FILES)
+              : null))
+          : null;
       temp = recycler?.dir ?? createTempRelease(layout);
       const written = await writeRelease(
         store,
@@ -167,7 +173,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         !!previous && !opts.full && counts.added + counts.changed + written.deleted === 0 && auxSame;
       let release: string;
       if (nothingChanged) {
-        if (recycler) recycler.giveBack();
+        if (recycler) await recycler.giveBack();
         else fs.rmSync(temp, { recursive: true, force: true });
         fs.rmSync(carryFile(temp), { force: true });
         release = previous;

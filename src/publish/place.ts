@@ -12,7 +12,7 @@ import type { OutputFs } from '../util/lines.js';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import type { ManifestEntry } from './manifest.js';
-import type { RecycledFile } from './recycle.js';
+import type { RecycledFile, ReleaseStart } from './recycle.js';
 
 export type Placed = 'added' | 'changed' | 'unchanged';
 
@@ -29,9 +29,16 @@ export class FilePlacer {
     private readonly previous: string | null,
     private readonly reuse: boolean,
     private readonly fs: OutputFs = nodeFs,
-    /** The release is a recycled one: its files stand where they are until replaced. */
-    private readonly recycled = false,
-  ) {}
+    /** What the release starts as (recycle.ts): a recycled one or a copy has files standing where they are until replaced. */
+    start: ReleaseStart = 'empty',
+  ) {
+    this.recycled = start !== 'empty';
+    this.dirsStand = start !== 'copying';
+  }
+
+  private readonly recycled: boolean;
+  /** Whether a file the release is known to have stands in a directory that exists (not so while a copy is linked). */
+  private readonly dirsStand: boolean;
 
   /** A name beside `target` for what replaces it, unique to this thread. */
   private tempFor(target: string): string {
@@ -92,7 +99,7 @@ export class FilePlacer {
   ): Promise<Placed> {
     const target = path.join(this.release, file);
     // A file the recycled release is known to have stands in a directory that exists.
-    if (!recycled?.same) await this.ensureDir(path.dirname(target));
+    if (!recycled?.same || !this.dirsStand) await this.ensureDir(path.dirname(target));
     let existed = false;
     if (this.previous && known) {
       existed = true;

@@ -16,13 +16,15 @@
  * published release's own inode, and what the recycled release holds beyond the published one is
  * among the files those releases removed. So the recycled release's manifest is never read (45 MB
  * at demo scale 4): the published one, which the build reads anyway, and the lineage say it all.
- * When that lineage is not complete (a full build in between, a release published by other means,
- * another lineage format) nothing is recycled and the build starts from an empty directory as before.
+ * When there is no release to take over, or its lineage is not complete (a full build in between, a
+ * release published by other means, another lineage format), an incremental build starts from a
+ * hard-linked copy of the published release instead (`Recycler.copy`), and a full build from nothing.
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
+import { copyTree } from './link-tree.js';
 import type { ReleaseLayout } from './release.js';
 import { MANIFEST_FILE, carryFile, lineageFile, releaseNames } from './release.js';
 
@@ -97,12 +99,19 @@ function readLineage(
   return { base: base === '-' ? null : base, written, removed };
 }
 
+/**
+ * What the new release's directory starts as: empty; a recycled release (its files stand where
+ * they are); or a copy of the published release still being linked, whose directories may not
+ * exist yet (link-tree.ts).
+ */
+export type ReleaseStart = 'empty' | 'recycled' | 'copying';
+
 export class Recycler {
   private constructor(
     /** The temporary directory the recycled release now is. */
     readonly dir: string,
-    /** Where it was. */
-    private readonly from: string,
+    /** Where it was (null: a copy of the published release). */
+    private readonly from: string | null,
     /** Files whose inode may differ from the published release's. */
     private readonly stale: ReadonlySet<string>,
     /** Files the releases after the recycled one removed: the recycled one may still hold them. */
@@ -110,7 +119,26 @@ export class Recycler {
     private readonly fs: OutputFs,
     /** Settles once the recycled release's manifest and rule spool are deleted (never rejects). */
     readonly discarded: Promise<void>,
+    /** Settles once every file stands in `dir`, with the files copied rather than linked (new inodes). */
+    readonly ready: Promise<string[]> = Promise.resolve([]),
   ) {}
+
+  get start(): ReleaseStart {
+    return this.from === null ? 'copying' : 'recycled';
+  }
+
+  /**
+   * With no release to take over, a copy of the published one, hard-linked in a thread of its own
+   * while the build goes on (link-tree.ts): every file of it stands as the published file, so the
+   * build carries unchanged files over by doing nothing, as with a recycled release.
+   */
+  static copy(layout: ReleaseLayout, previous: string, temp: string, auxFiles: readonly string[]): Recycler {
+    layout.fs.mkdirSync(temp, { recursive: true });
+    const ready = copyTree({ from: previous, to: temp, skip: auxFiles }, layout.fs).then((c) => c.copied);
+    // Awaited by the build before it uses the tree; a failure it does not reach is not unhandled.
+    ready.catch(() => {});
+    return new Recycler(temp, null, new Set(), new Set(), layout.fs, Promise.resolve(), ready);
+  }
 
   /**
    * Take over the release the next prune would delete, if its lineage up to `previous` is known:
@@ -191,9 +219,14 @@ export class Recycler {
     return deleted;
   }
 
-  /** A build that publishes nothing gives the directory back under its old name (it is a complete release). */
-  giveBack(): void {
-    this.fs.renameSync(this.dir, this.from);
+  /**
+   * A build that publishes nothing gives a recycled directory back under its old name (it is a
+   * complete release); a copy goes.
+   */
+  async giveBack(): Promise<void> {
+    if (this.from) return this.fs.renameSync(this.dir, this.from);
+    await this.ready.catch(() => {});
+    this.fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -3,19 +3,19 @@
  * busy worker and come back as promises the build awaits in plan order, so the manifest and the
  * rules are written exactly as a single-threaded build writes them.
  */
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../util/worker.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { JobResult, RenderJob } from './render-job.js';
+import type { ReleaseStart } from './recycle.js';
 
 export interface WorkerSetup {
   db: string;
   release: string;
   previous: string | null;
   reuse: boolean;
-  /** The release is a recycled one (recycle.ts). */
-  recycled: boolean;
+  /** What the release started as (recycle.ts). */
+  start: ReleaseStart;
   /** The build's clock, an instant (responses render with the store's snapshot time). */
   clock: string;
 }
@@ -56,20 +56,12 @@ export class RenderPool {
   /** Start `size` workers; null when they do not see the store as `state` (a sync committed meanwhile). */
   static async start(size: number, setup: WorkerSetup, state: string): Promise<RenderPool | null> {
     const pool = new RenderPool();
-    const here = fileURLToPath(import.meta.url);
-    // Under tsx (tests, `npm run bench`) the sources run as TypeScript; so must the worker.
-    const typescript = here.endsWith('.ts');
-    const script = path.join(path.dirname(here), `render-worker.${typescript ? 'ts' : 'js'}`);
     const ready: Array<Promise<string>> = [];
     for (let i = 0; i < size; i++) {
-      const worker = typescript
-        ? // Workers take no --import: register tsx from inside, then load the TypeScript entry.
-          new Worker(
-            `import('tsx/esm/api').then((t) => { t.register(); ` +
-              `return import(${JSON.stringify(pathToFileURL(script).href)}); })`,
-            { eval: true, workerData: setup, resourceLimits: WORKER_LIMITS },
-          )
-        : new Worker(script, { workerData: setup, resourceLimits: WORKER_LIMITS });
+      const worker = moduleWorker(import.meta.url, 'render-worker', {
+        workerData: setup,
+        resourceLimits: WORKER_LIMITS,
+      });
       const slot = { worker, busy: 0 };
       pool.slots.push(slot);
       ready.push(

@@ -20,7 +20,7 @@ store.db.exec('BEGIN');
 const state = storeState(store);
 const at = new Date(setup.clock);
 const clock = () => at;
-const placer = new FilePlacer(setup.release, setup.previous, setup.reuse, undefined, setup.recycled);
+const placer = new FilePlacer(setup.release, setup.previous, setup.reuse, undefined, setup.start);
 
 /**
  * Writes a worker keeps in flight. Renders are synchronous and the writes they start overlap (file

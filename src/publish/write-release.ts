@@ -32,7 +32,7 @@ import { copyAssets } from '../frontdoor/assets.js';
 import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
-import type { RecycledFile, Recycler } from './recycle.js';
+import type { RecycledFile, Recycler, ReleaseStart } from './recycle.js';
 
 const MAX_REPORTED_FAILURES = 20;
 
@@ -68,7 +68,7 @@ export async function writeRelease(
   // One file per line: counted without reading the lines.
   const previousFiles = previous ? countLines(path.join(previous, MANIFEST_FILE)) : 0;
   const reuse = !opts.full;
-  const placer = new FilePlacer(temp, previous, reuse, fs, !!recycler);
+  const placer = new FilePlacer(temp, previous, reuse, fs, recycler?.start ?? 'empty');
   /** Files given a new inode rather than the published one's: the new release's lineage (recycle.ts). */
   const rewritten: string[] = [];
   // What the published release has that this build does not: the files its manifest offered that
@@ -110,7 +110,7 @@ export async function writeRelease(
   const poolNow = async () => {
     if (threads.tried || (scope.kind !== 'full' && counts.rendered < POOL_AFTER)) return threads.pool;
     threads.tried = true;
-    threads.pool = await startPool(store, temp, previous, reuse, !!recycler, clock, opts);
+    threads.pool = await startPool(store, temp, previous, reuse, recycler?.start ?? 'empty', clock, opts);
     return threads.pool;
   };
   // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
@@ -208,6 +208,8 @@ export async function writeRelease(
     known.drain();
   } finally {
     await threads.pool?.close();
+    // Nothing is done with the tree, nor is it removed, while a copy is still linking into it.
+    await recycler?.ready.catch(() => {});
     manifest.close();
     rules.close();
     known.close();
@@ -216,7 +218,7 @@ export async function writeRelease(
   // What the recycled release held that this build does not have (the rest is the build's now).
   if (!counts.failed) recycler?.finish(vanished, placedLate);
   const removed = [...vanished].filter((file) => !placedLate.has(file));
-  rewritten.push(...placer.copied);
+  rewritten.push(...placer.copied, ...((await recycler?.ready) ?? []));
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
   const ruleStats = rules.finish(temp, carryFile(temp));
@@ -266,13 +268,13 @@ async function startPool(
   release: string,
   previous: string | null,
   reuse: boolean,
-  recycled: boolean,
+  start: ReleaseStart,
   clock: Clock,
   opts: BuildOptions,
 ): Promise<RenderPool | null> {
   const workers = opts.workers ?? os.availableParallelism();
   if (workers < 1 || opts.fs) return null;
-  const setup = { db: store.db.name, release, previous, reuse, recycled, clock: clock().toISOString() };
+  const setup = { db: store.db.name, release, previous, reuse, start, clock: clock().toISOString() };
   return RenderPool.start(workers, setup, storeState(store));
 }
 

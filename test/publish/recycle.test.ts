@@ -20,6 +20,7 @@ import { deleteMatch, editStore, tempDir } from '../helpers/store.js';
 import { matchdayNoon } from '../demo/helpers.js';
 import { buildInto, treeState } from './helpers.js';
 import type { FileState } from './helpers.js';
+import type { OutputFs } from '../../src/util/lines.js';
 
 const SCALE = 0.5;
 const LEAGUES = ['eng.1'];
@@ -123,6 +124,44 @@ describe('recycled releases', { timeout: 240_000 }, () => {
       }
     }
     expect(recycled).toBe(3);
+  });
+
+  it('start the first incremental build after a full one as a copy of the published release, which stays as it was', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    const first = currentRelease(out)!;
+    const before = treeState(out);
+    await syncAt(db, new Date(noon.getTime() + MINUTE));
+    const { summary } = await buildInto(db, out);
+    expect(summary.published).toBe(true);
+    expect(summary.changed).toBeGreaterThan(0);
+    // The published release, file for file and inode for inode, as it was: the copy only links to it.
+    expect(treeState(first)).toEqual(before);
+    expect(releasesOf(out)).toHaveLength(2);
+    expectUntouchedIffEqual(before, treeState(out));
+    await expectSameAsFullBuild(db, out);
+  });
+
+  it('leave the published release as it was when the copy of it cannot be made', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    const release = currentRelease(out);
+    const before = treeState(out);
+    await syncAt(db, new Date(noon.getTime() + MINUTE));
+    const ioError = () => {
+      throw Object.assign(new Error('input/output error'), { code: 'EIO' });
+    };
+    const failing = { ...fs, linkSync: ioError, copyFileSync: ioError } as unknown as OutputFs;
+    const err = await buildInto(db, out, { fs: failing }).catch((e: unknown) => e);
+    expect(String(err)).toContain('cannot carry the published files over: input/output error');
+    expect(currentRelease(out)).toBe(release);
+    expect(treeState(out)).toEqual(before);
+    expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+    // The next build, with a working disk, publishes.
+    expect((await buildInto(db, out)).summary.published).toBe(true);
+    await expectSameAsFullBuild(db, out);
   });
 
   it('do not take a file that changed back for the published one', async () => {
