@@ -34,7 +34,10 @@ import {
   releaseLayout,
   tempReleasePath,
 } from './release.js';
+import type { ReleaseLayout } from './release.js';
 import { Recycler, discardedFiles, writeLineage } from './recycle.js';
+import { makeSpare } from './spare.js';
+import type { BuildScope } from './scope.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, checkBudget, checkFallback, isFunction } from './rule-settings.js';
 import type { RuleStats } from './rules.js';
 import type { Router } from './rule-settings.js';
@@ -101,6 +104,26 @@ export interface BuildSummary {
 const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE, BUILD_INFO_FILE, ...assetReleasePaths()];
 const EDGE_AUX_FILES = [...AUX_FILES, EDGE_FILE];
 
+/**
+ * The tree a build that reuses the published release starts from (recycle.ts): the release pruning
+ * would delete next, or else the spare a full build left (spare.ts), brought up to date; else, when
+ * the build only carries unchanged files over, a copy of the published release; else nothing.
+ */
+function takeTree(
+  layout: ReleaseLayout,
+  previous: string,
+  scope: BuildScope,
+  keep: number,
+  aux: readonly string[],
+): Recycler | null {
+  const temp = tempReleasePath(layout);
+  return (
+    Recycler.take(layout, previous, keep, temp, aux) ??
+    Recycler.takeSpare(layout, previous, temp) ??
+    (scope.kind === 'changes' ? Recycler.copy(layout, previous, temp, EDGE_AUX_FILES) : null)
+  );
+}
+
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
@@ -143,16 +166,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         };
       }
       const keep = opts.keepReleases ?? 2;
-      // An incremental build brings the release pruning would delete up to date instead (recycle.ts).
       const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;
-      // With none to take, one that only carries files over starts as a copy of the published one.
-      const recycler =
-        previous && !opts.full
-          ? (Recycler.take(layout, previous, keep, tempReleasePath(layout), aux) ??
-            (scope.kind === 'changes'
-              ? Recycler.copy(layout, previous, tempReleasePath(layout), EDGE_AUX_FILES)
-              : null))
-          : null;
+      const recycler = previous && !opts.full ? takeTree(layout, previous, scope, keep, aux) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
       const written = await writeRelease(
         store,
@@ -182,7 +197,10 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         fs.renameSync(carryFile(temp), carryFile(release));
         const base = opts.full ? null : previous;
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
+        recycler?.published();
         pruneReleases(layout, keep);
+        // Made from nothing: the next build would have no tree to start from but this one's copy.
+        if (!recycler) await makeSpare(layout, release, EDGE_AUX_FILES);
       }
       await recycler?.discarded;
       temp = null;

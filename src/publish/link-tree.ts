@@ -15,6 +15,8 @@ export interface TreeCopy {
   to: string;
   /** Paths (relative, with `/`) not carried over: files every build writes anew. */
   skip: readonly string[];
+  /** Copy a file that cannot be linked (default); false fails instead, for a copy that is only worth it as links. */
+  copyUnlinkable?: boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface TreeCopy {
  * at its path is left: the build put it there. Where a link fails (a file system without hard links)
  * the file is copied. Returns the copied files: new inodes, which the release's lineage must list.
  */
-export function linkTree({ from, to, skip }: TreeCopy, fs: OutputFs = nodeFs): string[] {
+export function linkTree({ from, to, skip, copyUnlinkable = true }: TreeCopy, fs: OutputFs = nodeFs): string[] {
   const skipped = new Set(skip);
   const copied: string[] = [];
   const walk = (rel: string) => {
@@ -32,7 +34,10 @@ export function linkTree({ from, to, skip }: TreeCopy, fs: OutputFs = nodeFs): s
     for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
       const name = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(name);
-      else if (!skipped.has(name) && !carry(path.join(src, entry.name), path.join(dst, entry.name), fs)) {
+      else if (
+        !skipped.has(name) &&
+        !carry(path.join(src, entry.name), path.join(dst, entry.name), copyUnlinkable, fs)
+      ) {
         copied.push(name);
       }
     }
@@ -42,12 +47,13 @@ export function linkTree({ from, to, skip }: TreeCopy, fs: OutputFs = nodeFs): s
 }
 
 /** True when linked (or already there), false when copied. */
-function carry(src: string, dst: string, fs: OutputFs): boolean {
+function carry(src: string, dst: string, copyUnlinkable: boolean, fs: OutputFs): boolean {
   try {
     fs.linkSync(src, dst);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return true;
+    if (!copyUnlinkable) throw err;
   }
   try {
     fs.copyFileSync(src, dst, nodeFs.constants.COPYFILE_EXCL);

@@ -26,7 +26,7 @@ import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
 import { copyTree } from './link-tree.js';
 import type { ReleaseLayout } from './release.js';
-import { MANIFEST_FILE, carryFile, lineageFile, releaseNames } from './release.js';
+import { MANIFEST_FILE, carryFile, lineageFile, releaseNames, spareDir } from './release.js';
 
 /**
  * The recycled release's word on one file of the new build: whether what stands at its path is the
@@ -128,6 +128,19 @@ export class Recycler {
   }
 
   /**
+   * Take over the spare a full build left (spare.ts) while the release it copies is the published
+   * one: a tree of the published files, like a release recycled right after that one was made.
+   */
+  static takeSpare(layout: ReleaseLayout, previous: string, temp: string): Recycler | null {
+    const { fs } = layout;
+    const spare = spareDir(layout);
+    const lineage = fs.existsSync(spare) ? readLineage(spare, fs) : null;
+    if (!lineage || lineage.base !== path.basename(previous) || lineage.removed.length) return null;
+    fs.renameSync(spare, temp);
+    return new Recycler(temp, spare, new Set(lineage.written), new Set(), fs, Promise.resolve());
+  }
+
+  /**
    * With no release to take over, a copy of the published one, hard-linked in a thread of its own
    * while the build goes on (link-tree.ts): every file of it stands as the published file, so the
    * build carries unchanged files over by doing nothing, as with a recycled release.
@@ -172,7 +185,6 @@ export class Recycler {
     const from = path.join(layout.root, oldest);
     if (!fs.existsSync(path.join(from, MANIFEST_FILE))) return null;
     fs.renameSync(from, temp);
-    fs.rmSync(lineageFile(from), { force: true });
     // Its manifest and rule spool are large (45 and 53 MB at demo scale 4): set aside under names of
     // their own and deleted in the background while the build goes on (`discarded`).
     const aside = discardedFiles(temp);
@@ -227,6 +239,11 @@ export class Recycler {
     if (this.from) return this.fs.renameSync(this.dir, this.from);
     await this.ready.catch(() => {});
     this.fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Once the new release is published, what was taken over is gone: so is its lineage. */
+  published(): void {
+    if (this.from) this.fs.rmSync(lineageFile(this.from), { force: true });
   }
 }
 

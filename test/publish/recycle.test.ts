@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { BuildError } from '../../src/publish/build.js';
-import { currentRelease, releaseLayout } from '../../src/publish/release.js';
+import { currentRelease, lineageFile, releaseLayout, spareDir } from '../../src/publish/release.js';
 import { lineageLines } from '../../src/publish/recycle.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
@@ -126,19 +126,43 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     expect(recycled).toBe(3);
   });
 
-  it('start the first incremental build after a full one as a copy of the published release, which stays as it was', async () => {
+  it('leave beside a full build a spare, a copy of it the first incremental build starts from', async () => {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
     await syncAt(db, noon, false);
     const { out } = await buildInto(db);
     const first = currentRelease(out)!;
     const before = treeState(out);
+    const spare = spareDir(releaseLayout(out));
+    expect(lineageLines(spare)).toEqual([`from ${path.basename(first)}`]);
+    const spareInode = inode(spare);
     await syncAt(db, new Date(noon.getTime() + MINUTE));
     const { summary } = await buildInto(db, out);
     expect(summary.published).toBe(true);
     expect(summary.changed).toBeGreaterThan(0);
-    // The published release, file for file and inode for inode, as it was: the copy only links to it.
+    // The spare became the new release, and the published one stayed file for file and inode for inode.
+    expect(inode(currentRelease(out)!)).toBe(spareInode);
+    expect(fs.existsSync(spare)).toBe(false);
+    expect(fs.existsSync(lineageFile(spare))).toBe(false);
     expect(treeState(first)).toEqual(before);
-    expect(releasesOf(out)).toHaveLength(2);
+    expectUntouchedIffEqual(before, treeState(out));
+    await expectSameAsFullBuild(db, out);
+  });
+
+  it('start an incremental build with nothing to take over as a copy of the published release, which stays as it was', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    await syncAt(db, new Date(noon.getTime() + MINUTE));
+    await buildInto(db, out);
+    // Two releases and no spare: the next build keeps both and copies the published one.
+    const published = currentRelease(out)!;
+    const before = treeState(out);
+    await syncAt(db, new Date(noon.getTime() + 2 * MINUTE));
+    const { summary } = await buildInto(db, out);
+    expect(summary.published).toBe(true);
+    expect(summary.changed).toBeGreaterThan(0);
+    expect(treeState(published)).toEqual(before);
+    expect(releasesOf(out)).toHaveLength(3);
     expectUntouchedIffEqual(before, treeState(out));
     await expectSameAsFullBuild(db, out);
   });
@@ -147,9 +171,11 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
     await syncAt(db, noon, false);
     const { out } = await buildInto(db);
+    await syncAt(db, new Date(noon.getTime() + MINUTE));
+    await buildInto(db, out);
     const release = currentRelease(out);
     const before = treeState(out);
-    await syncAt(db, new Date(noon.getTime() + MINUTE));
+    await syncAt(db, new Date(noon.getTime() + 2 * MINUTE));
     const ioError = () => {
       throw Object.assign(new Error('input/output error'), { code: 'EIO' });
     };
@@ -160,6 +186,25 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     expect(treeState(out)).toEqual(before);
     expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
     // The next build, with a working disk, publishes.
+    expect((await buildInto(db, out)).summary.published).toBe(true);
+    await expectSameAsFullBuild(db, out);
+  });
+
+  it('leave no spare where files cannot be hard-linked, rather than a copy of every file', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const noLinks = {
+      ...fs,
+      linkSync: () => {
+        throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+      },
+    } as unknown as OutputFs;
+    const { out, summary } = await buildInto(db, undefined, { fs: noLinks });
+    expect(summary.published).toBe(true);
+    const root = releaseLayout(out).root;
+    expect(fs.readdirSync(root).filter((n) => n.startsWith('spare') || n.startsWith('tmp-'))).toEqual([]);
+    // Without it the next build copies the published release, with the same result.
+    await syncAt(db, new Date(noon.getTime() + MINUTE));
     expect((await buildInto(db, out)).summary.published).toBe(true);
     await expectSameAsFullBuild(db, out);
   });
