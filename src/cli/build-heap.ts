@@ -1,7 +1,57 @@
 /**
- * V8 flags `fds build` runs with. A build's live memory is small and does not grow with the store
- * (plans stream, bodies are held only in flight, rule candidates are spooled to disk), but on a
- * machine with much memory V8 lets a busy heap fill with garbage toward gigabytes before it collects;
- * a heap sized for what the build holds keeps its peak RSS flat. bin/fds.js starts the build with them.
+ * The heap a build that renders much runs with. A build's live memory is small and does not grow
+ * with the store (plans stream, bodies are held only in flight, rule candidates are spooled to
+ * disk), but on a machine with much memory V8 lets a busy heap fill with garbage toward gigabytes
+ * before it collects; a heap sized for what the build holds keeps its peak RSS flat.
+ *
+ * V8 takes heap limits only when a process starts, so `fds build` starts itself again with them
+ * when the build it is about to make renders much (a full build, or many changes). A small
+ * incremental build — the one after each sync — runs in the command's own process: starting a
+ * second one would cost it a tenth of its time, and it never holds much anyway.
  */
+import { spawn } from 'node:child_process';
+import type { BuildScope } from '../publish/scope.js';
+
 export const BUILD_HEAP_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=4'];
+
+/** Set in the process started with the flags. */
+const BOUNDED = 'FDS_BUILD_HEAP';
+
+/**
+ * Changes beyond which a build runs with the bounded heap: about as many responses as an
+ * incremental build renders before it starts its render workers (write-release.ts), where it starts
+ * to hold what a full build holds. A day of the demo at scale 1 is about 730 changes.
+ */
+export const IN_PROCESS_CHANGES = 4096;
+
+export function needsBoundedHeap(scope: BuildScope): boolean {
+  if (process.env[BOUNDED]) return false;
+  return scope.kind === 'full' || (scope.kind === 'changes' && scope.changes > IN_PROCESS_CHANGES);
+}
+
+/** Run this same command again with the bounded heap; settles with its exit code. Signals are passed on. */
+export function runBounded(): Promise<number> {
+  const args = [...BUILD_HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)];
+  // The IPC channel closes when this process ends however it ends, which the build takes as its end too.
+  const stdio = ['inherit', 'inherit', 'inherit', 'ipc'] as const;
+  const child = spawn(process.execPath, args, { stdio: [...stdio], env: { ...process.env, [BOUNDED]: '1' } });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const signals = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, forward(s)] as const);
+  for (const [signal, handler] of signals) process.on(signal, handler);
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      for (const [s, handler] of signals) process.off(s, handler);
+      resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
+    });
+  });
+}
+
+/**
+ * In the process started with the bounded heap: end at once when the command that started it is
+ * gone, even killed outright (a signal it could not pass on), as if the kill had reached the build.
+ */
+export function endWithStarter(): void {
+  if (!process.env[BOUNDED] || !process.channel) return;
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+}

@@ -124,11 +124,34 @@ function takeTree(
   );
 }
 
+type ScopeOptions = Pick<BuildOptions, 'store' | 'out' | 'full' | 'fallback' | 'ruleBudget' | 'router'>;
+
+/** What the output depends on besides the code and the store (checked: bad settings fail here). */
+function settingsOf(opts: ScopeOptions) {
+  const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
+  const ruleBudget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
+  return { fallback, ruleBudget, router: opts.router ?? 'rules', assets: assetsVersion() };
+}
+
+function scopeFor(store: StoreReader, previous: string | null, settings: BuildInfo['settings'], full: boolean) {
+  const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };
+  const before = readBuildInfo(previous);
+  const same = JSON.stringify(before?.settings) === JSON.stringify(settings);
+  return { info, scope: buildScope(store, before, info, full, same) };
+}
+
+/**
+ * What a build with these options would render if it started now, decided as the build decides
+ * it: `fds build` asks first, to give a build that renders much a bounded heap (cli/build-heap.ts).
+ */
+export function predictScope(opts: ScopeOptions): BuildScope {
+  return scopeFor(opts.store, currentRelease(opts.out), settingsOf(opts), !!opts.full).scope;
+}
+
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
-  const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
-  const budget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
-  const router = opts.router ?? 'rules';
+  const settings = settingsOf(opts);
+  const { fallback, ruleBudget: budget, router } = settings;
   // Before any work: a function that cannot deploy makes the whole build pointless.
   const functionSize = isFunction(fallback) ? functionBundleSize(opts.store.db.name) : null;
   if (functionSize) checkFunctionFits(functionSize, fallback);
@@ -144,11 +167,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     // if a sync commits meanwhile (and the render core joins this transaction).
     store.begin();
     try {
-      const settings = { fallback, ruleBudget: budget, router, assets: assetsVersion() };
-      const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };
-      const before = readBuildInfo(previous);
-      const same = JSON.stringify(before?.settings) === JSON.stringify(settings);
-      const scope = buildScope(store, before, info, !!opts.full, same);
+      const { info, scope } = scopeFor(store, previous, settings, !!opts.full);
       if (scope.kind === 'none' && previous) {
         const { files, bytes } = countManifest(path.join(previous, MANIFEST_FILE));
         return {

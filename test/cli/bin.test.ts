@@ -1,37 +1,79 @@
 /**
- * `bin/fds.js`, the installed command: it runs the compiled tree, and starts `fds build` again with
- * the build's heap flags (src/cli/build-heap.ts), passing the exit code and signals on.
+ * `bin/fds.js`, the installed command: it runs the compiled tree. `fds build` starts itself again
+ * with the build's heap flags (src/cli/build-heap.ts) when the build renders much, passing the exit
+ * code and signals on; a small incremental build runs in the command's own process.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILD_HEAP_FLAGS } from '../../src/cli/build-heap.js';
-import { ROOT, tempDir } from '../helpers/store.js';
+import { ROOT, editStore, tempDir } from '../helpers/store.js';
 import { demoStore } from '../publish/helpers.js';
 
 const BIN = path.join(ROOT, 'bin/fds.js');
 const compiled = fs.existsSync(path.join(ROOT, 'build/cli/build-heap.js'));
 
 describe.skipIf(!compiled)('bin/fds.js build', () => {
-  it('builds with the heap flags and exits 0, printing the summary', async () => {
-    const db = await demoStore({ leagues: ['eng.1'], scale: 0.05 });
-    const out = path.join(tempDir('fds-bin-'), 'dist');
-    // The build's own process reports the flags it runs with through a probe module.
+  /** Run `fds build` through bin/fds.js; every process it starts records its V8 flags through a probe module (workers aside). */
+  function buildWithProbe(db: string, out: string): { res: SpawnSyncReturns<string>; starts: string[][] } {
     const probe = path.join(tempDir('fds-bin-'), 'probe.mjs');
-    const seen = `${probe}.json`;
+    const seen = `${probe}.ndjson`;
     fs.writeFileSync(
       probe,
       `import fs from 'node:fs';
-if (process.env.FDS_BUILD_HEAP) fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify(process.execArgv));`,
+import { isMainThread } from 'node:worker_threads';
+if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(process.execArgv) + '\\n');`,
     );
     const res = spawnSync(process.execPath, ['--import', probe, BIN, 'build', '--db', db, '--out', out], {
       encoding: 'utf8',
     });
+    const starts = fs
+      .readFileSync(seen, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as string[]);
+    return { res, starts };
+  }
+
+  it('makes a full build with the heap flags and exits 0, printing the summary', async () => {
+    const db = await demoStore({ leagues: ['eng.1'], scale: 0.05 });
+    const out = path.join(tempDir('fds-bin-'), 'dist');
+    const { res, starts } = buildWithProbe(db, out);
     expect(res.status, res.stderr).toBe(0);
-    expect(res.stdout + res.stderr).toMatch(/^build: .* published /m);
+    expect(res.stdout + res.stderr).toMatch(/^build: .* full build .* published /m);
     expect(fs.existsSync(path.join(out, 'manifest.ndjson'))).toBe(true);
-    expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
+    // The command, then the build started again with the flags.
+    expect(starts).toHaveLength(2);
+    expect(starts[1]).toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
+  });
+
+  it('makes a small incremental build in its own process, without starting again', async () => {
+    const db = await demoStore({ leagues: ['eng.1'], scale: 0.05 });
+    const out = path.join(tempDir('fds-bin-'), 'dist');
+    expect(buildWithProbe(db, out).res.status).toBe(0);
+    const conn = new Database(db, { readonly: true });
+    const { id, day } = conn.prepare('SELECT id, scoreboard_date AS day FROM matches LIMIT 1').get() as {
+      id: string;
+      day: string;
+    };
+    conn.close();
+    editStore(
+      db,
+      (w) =>
+        w.prepare("UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed') WHERE id = ?").run(id),
+      [
+        ['match', 'eng.1', id],
+        ['day', 'eng.1', day],
+      ],
+    );
+    const { res, starts } = buildWithProbe(db, out);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^build: .* incremental: \d+ rendered.* published /m);
+    expect(starts).toHaveLength(1);
+    expect(starts[0]).not.toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
   });
 
   it("passes the build's exit code on: 2 for a usage error, 1 for a failed build", () => {
@@ -44,6 +86,33 @@ if (process.env.FDS_BUILD_HEAP) fs.writeFileSync(${JSON.stringify(seen)}, JSON.s
     });
     expect(failed.status).toBe(1);
     expect(failed.stderr).toMatch(/no store at/);
+  });
+
+  it('ends the build it started again when it is itself killed outright', async () => {
+    const db = await demoStore({ leagues: ['eng.1', 'esp.1', 'ger.1'], scale: 0.3 });
+    const out = path.join(tempDir('fds-bin-'), 'dist');
+    const lock = path.join(path.dirname(out), '.dist.releases', 'build.lock');
+    const child = spawn(process.execPath, [BIN, 'build', '--db', db, '--out', out], { stdio: 'ignore' });
+    // The lock names the process that builds: the one started with the bounded heap, not this child.
+    let builder = 0;
+    for (let i = 0; i < 500 && !(builder && builder !== child.pid); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      builder = fs.existsSync(lock) ? Number(fs.readFileSync(lock, 'utf8')) || 0 : 0;
+    }
+    expect(builder).toBeGreaterThan(0);
+    expect(builder).not.toBe(child.pid);
+    child.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(builder, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 300 && alive(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(alive()).toBe(false);
+    expect(fs.existsSync(path.join(out, 'manifest.ndjson'))).toBe(false);
   });
 
   it('stops the build when it is told to stop', async () => {

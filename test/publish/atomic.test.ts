@@ -32,6 +32,16 @@ function countFiles(dir: string): number {
   }
 }
 
+/** Signal a process group; false when none of it is left. */
+function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Start `fds build --full` and SIGKILL it once its temporary release holds `atLeast` files. */
 async function killMidway(atLeast: number): Promise<{ tempFiles: number; code: number | null; signal: string | null }> {
   const { root } = releaseLayout(out);
@@ -50,10 +60,8 @@ async function killMidway(atLeast: number): Promise<{ tempFiles: number; code: n
       '--out',
       out,
     ],
-    {
-      cwd: ROOT,
-      stdio: 'ignore',
-    },
+    // Its own process group: a full build runs in a second process (cli/build-heap.ts), killed with it.
+    { cwd: ROOT, stdio: 'ignore', detached: true },
   );
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
@@ -65,8 +73,11 @@ async function killMidway(atLeast: number): Promise<{ tempFiles: number; code: n
     if (tempFiles >= atLeast || child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 2));
   }
-  child.kill('SIGKILL');
-  return { tempFiles, ...(await exited) };
+  killGroup(child.pid!, 'SIGKILL');
+  const status = await exited;
+  // Until the group is gone, the build it started may still hold the lock.
+  for (let i = 0; i < 500 && killGroup(child.pid!, 0); i++) await new Promise((r) => setTimeout(r, 10));
+  return { tempFiles, ...status };
 }
 
 describe('a build killed mid-way', () => {

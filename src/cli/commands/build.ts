@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { build, BuildError } from '../../publish/build.js';
+import { build, BuildError, predictScope } from '../../publish/build.js';
+import { endWithStarter, needsBoundedHeap, runBounded } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rule-settings.js';
 import type { Router } from '../../publish/rule-settings.js';
@@ -100,25 +101,28 @@ export function buildCommand(): Command {
     .option('--keep <n>', 'older releases kept beside the published one', parseCount('--keep'), 2)
     .action(async function (this: Command) {
       const f = this.opts<BuildFlags>();
-      const progress = new Progress('build');
+      endWithStarter();
       const store = StoreReader.open(f.db);
+      let progress: Progress | null = null;
       try {
+        const settings = { store, out: f.out, full: f.full, ruleBudget: f.ruleBudget, fallback: f.fallback };
+        if (needsBoundedHeap(predictScope({ ...settings, router: f.router }))) {
+          process.exitCode = await runBounded();
+          return;
+        }
+        progress = new Progress('build');
         const summary = await build({
-          store,
-          out: f.out,
-          full: f.full,
+          ...settings,
           workers: f.workers,
-          ruleBudget: f.ruleBudget,
-          fallback: f.fallback,
           router: f.router,
           keepReleases: f.keep,
-          onPlanned: (k) => progress.plan(k),
-          onFile: (failed) => progress.tick(failed),
+          onPlanned: (k) => progress?.plan(k),
+          onFile: (failed) => progress?.tick(failed),
         });
         progress.finish();
         process.stdout.write(`${summaryLine(summary, f.out)}\n`);
       } catch (err) {
-        progress.finish();
+        progress?.finish();
         if (err instanceof FunctionTooLarge || err instanceof EdgeError || err instanceof RuleError)
           throw new CommandFailed(err.message);
         if (!(err instanceof BuildError)) throw err;
