@@ -57,4 +57,10 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// A reader that stops early (`fds sync --help | head -1`) closes the pipe: there is nothing left to say.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? 0);
+});
+
 await main(process.argv);

@@ -1,5 +1,5 @@
 /** The CLI as a user runs it: a child process, exit codes, one-line summaries and errors. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -19,11 +19,29 @@ describe('fds command line', () => {
   it('prints help for the program and for sync', () => {
     const top = fds('--help');
     expect(top.code).toBe(0);
-    expect(top.stdout).toContain('sync');
+    // Commands load only when they run; help still lists every one of them.
+    for (const command of ['sync', 'serve', 'build', 'check', 'live'])
+      expect(top.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     const sync = fds('sync', '--help');
     expect(sync.code).toBe(0);
     expect(sync.stdout).toMatch(/--provider <name>/);
     expect(sync.stdout).toMatch(/--db <path>/);
+  });
+
+  it('stops quietly when the reader of its output goes away early (`fds sync --help | head -1`)', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'sync', '--help'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader is gone before the help is written.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('prints the package version for --version and -V', async () => {
