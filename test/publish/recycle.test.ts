@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/db.js';
 import { BuildError } from '../../src/publish/build.js';
 import { currentRelease, lineageFile, releaseLayout, spareDir } from '../../src/publish/release.js';
 import { lineageLines } from '../../src/publish/recycle.js';
+import { assetReleasePaths } from '../../src/frontdoor/assets.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
 import { runSync } from '../../src/sync/run-sync.js';
@@ -148,6 +149,25 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     await expectSameAsFullBuild(db, out);
   });
 
+  it('make the spare of every file the build rendered, the very same inodes', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out, summary } = await buildInto(db, undefined, { workers: 2 });
+    expect(summary.workers).toBe(2);
+    const release = treeState(out);
+    const spare = spareDir(releaseLayout(out));
+    const spared = new Map<string, number>();
+    for (const f of fs.readdirSync(spare, { recursive: true }) as string[]) {
+      const st = fs.statSync(path.join(spare, f));
+      if (st.isFile()) spared.set(f.split(path.sep).join('/'), st.ino);
+    }
+    // The front door's assets are copied in by every build, like the rules: not spared.
+    const assets = new Set(assetReleasePaths());
+    const placed = [...release].filter(([file]) => !AUX.has(file) && !assets.has(file));
+    expect(spared.size).toBe(placed.length);
+    for (const [file, state] of placed) expect(spared.get(file), file).toBe(state.ino);
+  });
+
   it('start an incremental build with nothing to take over as a copy of the published release, which stays as it was', async () => {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
     await syncAt(db, noon, false);
@@ -193,11 +213,13 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   it('leave no spare where files cannot be hard-linked, rather than a copy of every file', async () => {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
     await syncAt(db, noon, false);
+    const eperm = () => Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
     const noLinks = {
       ...fs,
       linkSync: () => {
-        throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+        throw eperm();
       },
+      link: (_from: string, _to: string, done: (err: Error) => void) => setImmediate(() => done(eperm())),
     } as unknown as OutputFs;
     const { out, summary } = await buildInto(db, undefined, { fs: noLinks });
     expect(summary.published).toBe(true);
