@@ -11,6 +11,11 @@
  * build measured in this run, with the files it rendered and wrote. Build times here are the
  * build's own (its summary), without process start.
  *
+ * And the day step as a CI job after each sync makes it: on a copy of the store and the releases as
+ * the full build left them, a routine sync one day later, then `fds build` as a process of its own
+ * (bin/fds.js, the compiled CLI): the first incremental build after a full one, process start and
+ * all, against the full build's time with process start.
+ *
  *   npx tsx bench/build.ts [--scales 1,4] [--dir .tmp/bench]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -67,6 +72,38 @@ function buildInChild(db: string, out: string, full = false, heapMiB?: number): 
   if (res.status !== 0) throw new Error(`build failed: ${res.stderr}`);
   const { summary, maxRssKiB } = JSON.parse(res.stdout) as { summary: BuildSummary; maxRssKiB: number };
   return { summary, seconds: (performance.now() - started) / 1000, rssMiB: maxRssKiB / 1024 };
+}
+
+/**
+ * The first incremental build after the full one, one day later, as `fds build` runs on its own: on
+ * a copy of the store and of the releases (hard links), so the loop below starts from the same state.
+ */
+async function cliDayStep(dir: string, db: string, out: string, at: Date, scale: number) {
+  const side = path.join(dir, 'cli');
+  fs.rmSync(side, { recursive: true, force: true });
+  fs.mkdirSync(side);
+  const sideDb = path.join(side, 'demo.sqlite');
+  const store = openStore(db);
+  store.prepare('VACUUM INTO ?').run(sideDb);
+  store.close();
+  const root = path.join(dir, '.dist.releases');
+  execFileSync('cp', ['-al', root, path.join(side, '.dist.releases')]);
+  const sideOut = path.join(side, 'dist');
+  fs.symlinkSync(path.relative(dir, currentRelease(out)!), sideOut);
+  const sync = await syncDemoRoutine(sideDb, at, scale);
+  const started = performance.now();
+  const res = spawnSync(
+    process.execPath,
+    [path.join(here, '../bin/fds.js'), 'build', '--db', sideDb, '--out', sideOut, '--fallback', ORIGIN],
+    { encoding: 'utf8' },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (res.status !== 0) throw new Error(`fds build failed: ${res.stderr}`);
+  const rendered = /incremental: (\d[\d,]*) rendered: (\d[\d,]*) written/.exec(res.stdout);
+  if (!rendered) throw new Error(`fds build did not build incrementally: ${res.stdout}`);
+  const count = (s: string) => s.replaceAll(',', '');
+  fs.rmSync(side, { recursive: true, force: true });
+  return { sync, seconds, rendered: count(rendered[1]!), written: count(rendered[2]!) };
 }
 
 function time(fn: () => void): number {
@@ -141,10 +178,19 @@ for (const scale of values.scales!.split(',').map(Number)) {
     ...[pct(again.summary.seconds, fullOwn), pct(again.summary.seconds, fullOwn), load()],
   ]);
 
-  // The loop: a minute into the matchday, then a day on (each a routine sync and an incremental build).
   const noon = demoReferenceInstant(values.today!).getTime();
+  process.stderr.write(`scale ${scale}: routine sync, +1 day, and fds build in a process of its own…\n`);
+  const cli = await cliDayStep(dir, db, out, new Date(noon + DAY), scale);
+  loopRows.push([
+    ...[String(scale), '+1 day, fds build', s(cli.sync.seconds), String(cli.sync.units)],
+    ...[String(cli.sync.written), s(cli.seconds), cli.rendered, cli.written, '', s(cli.sync.seconds + cli.seconds)],
+    ...[pct(cli.seconds, full.seconds), pct(cli.sync.seconds + cli.seconds, full.seconds), load()],
+  ]);
+
+  // The loop: a minute into the matchday, then a day on (each a routine sync and an incremental build).
   // In one process with one store reader and one older release kept, as `fds live` runs them. The
-  // first build after a full one makes its release anew; from the second on the loop recycles.
+  // first build after a full one takes over the spare the full build left; the second starts from a
+  // copy of the published release; from the third on the loop recycles.
   const reader = StoreReader.open(db);
   for (const [step, at] of [
     ['+1 minute', noon + MINUTE],
@@ -199,4 +245,9 @@ table(
     `${os.availableParallelism()} cores, load average ${loadBefore} at the start`,
   loopHeader,
   loopRows,
+);
+console.log(
+  '"+1 day, fds build": a day after the full build, on a copy of its store and releases, `fds build` as a process ' +
+    'of its own (process start included, against the full build with process start): the first incremental build ' +
+    'after a full one, as a CI job makes it after each sync',
 );
