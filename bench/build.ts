@@ -89,7 +89,7 @@ async function cliDayStep(dir: string, db: string, out: string, at: Date, scale:
   const root = path.join(dir, '.dist.releases');
   execFileSync('cp', ['-al', root, path.join(side, '.dist.releases')]);
   const sideOut = path.join(side, 'dist');
-  fs.symlinkSync(path.relative(dir, currentRelease(out)!), sideOut);
+  fs.symlinkSync(path.join('.dist.releases', path.basename(currentRelease(out)!)), sideOut);
   const sync = await syncDemoRoutine(sideDb, at, scale);
   const started = performance.now();
   const res = spawnSync(
