@@ -103,24 +103,23 @@ export interface BuildSummary {
 /** Files beside the rendered ones; the front door's assets are copies of installed files. */
 const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE, BUILD_INFO_FILE, ...assetReleasePaths()];
 const EDGE_AUX_FILES = [...AUX_FILES, EDGE_FILE];
+/**
+ * What a tree a build starts from must not hold: the files a build writes anew, whichever router
+ * made the tree (a build with literal rules may take over a release the edge router made).
+ */
+const WRITTEN_ANEW = EDGE_AUX_FILES;
 
 /**
  * The tree a build that reuses the published release starts from (recycle.ts): the release pruning
  * would delete next, or else the spare a full build left (spare.ts), brought up to date; else, when
  * the build only carries unchanged files over, a copy of the published release; else nothing.
  */
-function takeTree(
-  layout: ReleaseLayout,
-  previous: string,
-  scope: BuildScope,
-  keep: number,
-  aux: readonly string[],
-): Recycler | null {
+function takeTree(layout: ReleaseLayout, previous: string, scope: BuildScope, keep: number): Recycler | null {
   const temp = tempReleasePath(layout);
   return (
-    Recycler.take(layout, previous, keep, temp, aux) ??
+    Recycler.take(layout, previous, keep, temp, WRITTEN_ANEW) ??
     Recycler.takeSpare(layout, previous, temp) ??
-    (scope.kind === 'changes' ? Recycler.copy(layout, previous, temp, EDGE_AUX_FILES) : null)
+    (scope.kind === 'changes' ? Recycler.copy(layout, previous, temp, WRITTEN_ANEW) : null)
   );
 }
 
@@ -186,7 +185,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       }
       const keep = opts.keepReleases ?? 2;
       const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;
-      const recycler = previous && !opts.full ? takeTree(layout, previous, scope, keep, aux) : null;
+      const recycler = previous && !opts.full ? takeTree(layout, previous, scope, keep) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
       const written = await writeRelease(
         store,
@@ -219,7 +218,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         recycler?.published();
         pruneReleases(layout, keep);
         // Made from nothing: the next build would have no tree to start from but this one's copy.
-        if (!recycler) await makeSpare(layout, release, EDGE_AUX_FILES);
+        if (!recycler) await makeSpare(layout, release, WRITTEN_ANEW);
       }
       await recycler?.discarded;
       temp = null;

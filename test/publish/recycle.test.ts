@@ -21,6 +21,8 @@ import { deleteMatch, editStore, tempDir } from '../helpers/store.js';
 import { matchdayNoon } from '../demo/helpers.js';
 import { buildInto, treeState } from './helpers.js';
 import type { FileState } from './helpers.js';
+import type { BuildOptions } from '../../src/publish/build.js';
+import { EDGE_FILE } from '../../src/publish/edge.js';
 import type { OutputFs } from '../../src/util/lines.js';
 
 const SCALE = 0.5;
@@ -85,14 +87,17 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     noon = matchdayNoon(LEAGUES, undefined, 1, SCALE);
   });
 
-  /** A full build and two minutes of incremental ones: three releases, so the next build recycles the oldest. */
-  async function threeReleases(): Promise<{ db: string; out: string }> {
+  /**
+   * A full build and `minutes` minutes of incremental ones, every build with `options`: with two,
+   * three releases, so the next build recycles the oldest.
+   */
+  async function releases(minutes: number, options: Partial<BuildOptions> = {}): Promise<{ db: string; out: string }> {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
     await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
-    for (let minute = 1; minute <= 2; minute++) {
+    const { out } = await buildInto(db, undefined, options);
+    for (let minute = 1; minute <= minutes; minute++) {
       await syncAt(db, new Date(noon.getTime() + minute * MINUTE));
-      await buildInto(db, out);
+      await buildInto(db, out, options);
     }
     return { db, out };
   }
@@ -169,11 +174,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('start an incremental build with nothing to take over as a copy of the published release, which stays as it was', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
-    await syncAt(db, new Date(noon.getTime() + MINUTE));
-    await buildInto(db, out);
+    const { db, out } = await releases(1);
     // Two releases and no spare: the next build keeps both and copies the published one.
     const published = currentRelease(out)!;
     const before = treeState(out);
@@ -188,11 +189,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('leave the published release as it was when the copy of it cannot be made', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
-    await syncAt(db, new Date(noon.getTime() + MINUTE));
-    await buildInto(db, out);
+    const { db, out } = await releases(1);
     const release = currentRelease(out);
     const before = treeState(out);
     await syncAt(db, new Date(noon.getTime() + 2 * MINUTE));
@@ -278,8 +275,17 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     expect(boards.slice(2)).toEqual([boards[2], boards[2], boards[2]]);
   });
 
+  it('leave none of the edge router behind when a build with literal rules recycles an edge release', async () => {
+    const { db, out } = await releases(2, { router: 'edge', fallback: 'https://origin.example' });
+    expect(treeState(out).has(EDGE_FILE)).toBe(true);
+    await syncAt(db, new Date(noon.getTime() + 3 * MINUTE));
+    const { summary } = await buildInto(db, out, { router: 'rules', fallback: 'https://origin.example' });
+    expect(summary.published).toBe(true);
+    expect(treeState(out).has(EDGE_FILE)).toBe(false);
+  });
+
   it('delete what a release between the recycled one and the new build removed', async () => {
-    const { db, out } = await threeReleases();
+    const { db, out } = await releases(2);
     // The next build recycles the oldest release, which still has the match's files.
     const conn = new Database(db, { readonly: true });
     const { id, day } = conn
@@ -317,7 +323,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('leave the published release as it was when a recycled build fails', async () => {
-    const { db, out } = await threeReleases();
+    const { db, out } = await releases(2);
     const release = currentRelease(out);
     const before = treeState(out);
     const conn = new Database(db, { readonly: true });
