@@ -11,36 +11,39 @@
  */
 import { spawn } from 'node:child_process';
 import type { BuildScope } from '../publish/scope.js';
+import { POOL_AFTER } from '../publish/write-release.js';
 
 export const BUILD_HEAP_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=4'];
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Set in the process started with the flags. */
 const BOUNDED = 'FDS_BUILD_HEAP';
 
 /**
- * Changes beyond which a build runs with the bounded heap: about as many responses as an
- * incremental build renders before it starts its render workers (write-release.ts), where it starts
- * to hold what a full build holds. A day of the demo at scale 1 is about 730 changes.
+ * Whether a build runs with the bounded heap: a full one, or one of more changes than an incremental
+ * build renders responses before it starts its render workers (write-release.ts), where it starts to
+ * hold what a full build holds (a change makes about one response render; a day of the demo at
+ * scale 1 is about 730 changes).
  */
-export const IN_PROCESS_CHANGES = 4096;
-
 export function needsBoundedHeap(scope: BuildScope): boolean {
   if (process.env[BOUNDED]) return false;
-  return scope.kind === 'full' || (scope.kind === 'changes' && scope.changes > IN_PROCESS_CHANGES);
+  return scope.kind === 'full' || (scope.kind === 'changes' && scope.changes > POOL_AFTER);
 }
 
 /** Run this same command again with the bounded heap; settles with its exit code. Signals are passed on. */
 export function runBounded(): Promise<number> {
   const args = [...BUILD_HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)];
   // The IPC channel closes when this process ends however it ends, which the build takes as its end too.
-  const stdio = ['inherit', 'inherit', 'inherit', 'ipc'] as const;
-  const child = spawn(process.execPath, args, { stdio: [...stdio], env: { ...process.env, [BOUNDED]: '1' } });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  const signals = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((s) => [s, forward(s)] as const);
-  for (const [signal, handler] of signals) process.on(signal, handler);
+  const child = spawn(process.execPath, args, {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, [BOUNDED]: '1' },
+  });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  for (const signal of SIGNALS) process.on(signal, forward);
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
-      for (const [s, handler] of signals) process.off(s, handler);
+      for (const s of SIGNALS) process.off(s, forward);
       resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
     });
   });

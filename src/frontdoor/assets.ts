@@ -45,9 +45,17 @@ export function copyAssets(release: string): void {
   for (const [name, source] of assetSources()) fs.copyFileSync(source, path.join(dir, name));
 }
 
-/** A hash of the assets' bytes: a build whose assets changed is not a build with nothing to do. */
+let version: string | null = null;
+
+/**
+ * A hash of the assets' bytes: a build whose assets changed is not a build with nothing to do.
+ * Worked out once per process, like the code version (build-info.ts): `fds build` asks before it
+ * builds and again as it builds, and Swagger UI's bundle alone is 1.7 MB.
+ */
 export function assetsVersion(): string {
+  if (version) return version;
   const hash = crypto.createHash('sha256');
   for (const [name, source] of assetSources()) hash.update(name).update('\0').update(fs.readFileSync(source));
-  return hash.digest('hex').slice(0, 16);
+  version = hash.digest('hex').slice(0, 16);
+  return version;
 }

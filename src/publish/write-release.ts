@@ -237,7 +237,7 @@ export async function writeRelease(
 }
 
 /** Renders an incremental build makes in its own thread before it starts the render workers. */
-const POOL_AFTER = 4096;
+export const POOL_AFTER = 4096;
 /** Results awaited at once from the render workers: enough to keep them busy, few enough to bound memory. */
 const IN_FLIGHT = 512;
 /** Writes in flight when the build renders in its own thread. */

@@ -1,6 +1,7 @@
 /** Which builds `fds build` starts again with a bounded heap (src/cli/build-heap.ts). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { IN_PROCESS_CHANGES, needsBoundedHeap } from '../../src/cli/build-heap.js';
+import { needsBoundedHeap } from '../../src/cli/build-heap.js';
+import { POOL_AFTER } from '../../src/publish/write-release.js';
 
 const changes = (n: number) => ({ kind: 'changes' as const, topics: new Set(['any']), changes: n });
 
@@ -14,8 +15,8 @@ describe('the bounded heap of fds build', () => {
   it('is for full builds and builds of many changes, not for small incremental ones or none', () => {
     delete process.env.FDS_BUILD_HEAP;
     expect(needsBoundedHeap({ kind: 'full', reason: 'no published build' })).toBe(true);
-    expect(needsBoundedHeap(changes(IN_PROCESS_CHANGES + 1))).toBe(true);
-    expect(needsBoundedHeap(changes(IN_PROCESS_CHANGES))).toBe(false);
+    expect(needsBoundedHeap(changes(POOL_AFTER + 1))).toBe(true);
+    expect(needsBoundedHeap(changes(POOL_AFTER))).toBe(false);
     expect(needsBoundedHeap(changes(730))).toBe(false);
     expect(needsBoundedHeap({ kind: 'none' })).toBe(false);
   });

@@ -103,26 +103,25 @@ export function buildCommand(): Command {
       const f = this.opts<BuildFlags>();
       endWithStarter();
       const store = StoreReader.open(f.db);
-      let progress: Progress | null = null;
+      const progress = new Progress('build');
       try {
         const settings = { store, out: f.out, full: f.full, ruleBudget: f.ruleBudget, fallback: f.fallback };
         if (needsBoundedHeap(predictScope({ ...settings, router: f.router }))) {
           process.exitCode = await runBounded();
           return;
         }
-        progress = new Progress('build');
         const summary = await build({
           ...settings,
           workers: f.workers,
           router: f.router,
           keepReleases: f.keep,
-          onPlanned: (k) => progress?.plan(k),
-          onFile: (failed) => progress?.tick(failed),
+          onPlanned: (k) => progress.plan(k),
+          onFile: (failed) => progress.tick(failed),
         });
         progress.finish();
         process.stdout.write(`${summaryLine(summary, f.out)}\n`);
       } catch (err) {
-        progress?.finish();
+        progress.finish();
         if (err instanceof FunctionTooLarge || err instanceof EdgeError || err instanceof RuleError)
           throw new CommandFailed(err.message);
         if (!(err instanceof BuildError)) throw err;
