@@ -118,6 +118,13 @@ describe('a build killed mid-way', () => {
   });
 });
 
+/** A small store with a published build of it, and that build's tree as it stands. */
+async function publishedStore() {
+  const store = await demoStore({ leagues: ['eng.1'] });
+  const { out: dist } = await buildInto(store);
+  return { store, dist, release: currentRelease(dist), before: treeState(dist) };
+}
+
 /** The published release as it was, file for file, and nothing temporary left beside it. */
 function expectNothingPublished(dist: string, release: string | null, before: Map<string, FileState>): void {
   expect(currentRelease(dist)).toBe(release);
@@ -127,10 +134,7 @@ function expectNothingPublished(dist: string, release: string | null, before: Ma
 
 describe('a build with a failing render', () => {
   it('publishes nothing, keeps the published tree, and names the failing request', async () => {
-    const store = await demoStore({ leagues: ['eng.1'] });
-    const { out: dist } = await buildInto(store);
-    const release = currentRelease(dist);
-    const before = treeState(dist);
+    const { store, dist, release, before } = await publishedStore();
     const conn = new Database(store);
     const id = conn.prepare('SELECT id FROM matches ORDER BY id LIMIT 1').pluck().get() as string;
     conn.prepare("UPDATE matches SET record_json = '{broken' WHERE id = ?").run(id);
@@ -145,10 +149,7 @@ describe('a build with a failing render', () => {
 
 describe('a build whose disk fails while it writes its manifest in the background', () => {
   it('publishes nothing and keeps the published tree', async () => {
-    const store = await demoStore({ leagues: ['eng.1'] });
-    const { out: dist } = await buildInto(store);
-    const release = currentRelease(dist);
-    const before = treeState(dist);
+    const { store, dist, release, before } = await publishedStore();
     const manifests = new Set<number>();
     const failing = {
       ...fs,
