@@ -5,7 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { StoreReader } from '../store/read/reader.js';
-import { FilePlacer } from './place.js';
+import { FilePlacer, inThread } from './place.js';
+import nodeFs from 'node:fs';
 import type { JobResult, RenderJob } from './render-job.js';
 import { runJob } from './render-job.js';
 import { storeState } from './render-pool.js';
@@ -20,12 +21,13 @@ store.db.exec('BEGIN');
 const state = storeState(store);
 const at = new Date(setup.clock);
 const clock = () => at;
-const placer = new FilePlacer(setup.release, setup.previous, setup.reuse, undefined, setup.start);
+const placer = new FilePlacer(setup.release, setup.previous, setup.reuse, inThread(nodeFs), setup.start);
 
 /**
- * Writes a worker keeps in flight. Renders are synchronous and the writes they start overlap (file
- * creation is the slow part), but each pending write holds its body: rendering every job the build
- * has sent at once held hundreds of fixtures pages (~600 KB each) at scale 4. A job waits for a slot.
+ * Jobs a worker keeps under way. Its file writes are made in its own thread (place.ts `inThread`),
+ * but a job may still wait on a directory being made, and each job under way holds its body:
+ * rendering every job the build has sent at once held hundreds of fixtures pages (~600 KB each) at
+ * scale 4. A job waits for a slot.
  */
 const WRITES = 8;
 let writing = 0;
