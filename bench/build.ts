@@ -29,7 +29,7 @@ import { openStore } from '../src/store/db.js';
 import os from 'node:os';
 import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
 import { BENCH_TODAY, syncDemo, syncDemoRoutine } from './demo.js';
-import { BUILD_HEAP_FLAGS } from '../src/cli/build-heap.js';
+import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../src/cli/build-heap.js';
 
 const { values } = parseArgs({
   options: {
@@ -65,10 +65,11 @@ const { StoreReader } = await compiled<typeof import('../src/store/read/reader.j
 
 function buildInChild(db: string, out: string, full = false, heapMiB?: number): Measured {
   const started = performance.now();
-  // As `fds build` runs (bin/fds.js), and the smaller cap when asked for (a later flag wins).
+  // As `fds build` runs (bin/fds.js, build-heap.ts), and the smaller cap when asked for (a later flag wins).
   const heap = [...BUILD_HEAP_FLAGS, ...(heapMiB ? [`--max-old-space-size=${heapMiB}`] : [])];
   const args = [...heap, CHILD, '--db', db, '--out', out, '--fallback', ORIGIN, ...(full ? ['--full'] : [])];
-  const res = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const env = { ...BUILD_MALLOC_ENV, ...process.env };
+  const res = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24, env });
   if (res.status !== 0) throw new Error(`build failed: ${res.stderr}`);
   const { summary, maxRssKiB } = JSON.parse(res.stdout) as { summary: BuildSummary; maxRssKiB: number };
   return { summary, seconds: (performance.now() - started) / 1000, rssMiB: maxRssKiB / 1024 };

@@ -15,6 +15,14 @@ import { POOL_AFTER } from '../publish/write-release.js';
 
 export const BUILD_HEAP_FLAGS = ['--max-old-space-size=128', '--max-semi-space-size=4'];
 
+/**
+ * glibc's malloc gives a large block pages of its own, returned when it is freed, but each such free
+ * raises the size from which it does so (up to 32 MB): soon response bodies of a few hundred KB come
+ * from per-thread arenas, which keep their pages. Fixing the threshold at its initial 128 KB keeps
+ * the build's peak RSS flat (scale 4: 280–300 MB → 240–270 MB, no slower). Other C libraries ignore it.
+ */
+export const BUILD_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
+
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Set in the process started with the flags. */
@@ -37,7 +45,7 @@ export function runBounded(): Promise<number> {
   // The IPC channel closes when this process ends however it ends, which the build takes as its end too.
   const child = spawn(process.execPath, args, {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, [BOUNDED]: '1' },
+    env: { ...BUILD_MALLOC_ENV, ...process.env, [BOUNDED]: '1' },
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   for (const signal of SIGNALS) process.on(signal, forward);

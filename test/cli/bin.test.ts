@@ -9,23 +9,33 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILD_HEAP_FLAGS } from '../../src/cli/build-heap.js';
+import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../../src/cli/build-heap.js';
 import { ROOT, editStore, tempDir } from '../helpers/store.js';
 import { demoStore } from '../publish/helpers.js';
 
 const BIN = path.join(ROOT, 'bin/fds.js');
 const compiled = fs.existsSync(path.join(ROOT, 'build/cli/build-heap.js'));
 
+/** What a process `fds build` started had: its V8 flags and glibc's mmap threshold from its environment. */
+interface Started {
+  flags: string[];
+  malloc: string | null;
+}
+
 describe.skipIf(!compiled)('bin/fds.js build', () => {
-  /** Run `fds build` through bin/fds.js; every process it starts records its V8 flags through a probe module (workers aside). */
-  function buildWithProbe(db: string, out: string): { res: SpawnSyncReturns<string>; starts: string[][] } {
+  /**
+   * Run `fds build` through bin/fds.js; every process it starts records its V8 flags and its malloc
+   * setting through a probe module (workers aside).
+   */
+  function buildWithProbe(db: string, out: string): { res: SpawnSyncReturns<string>; starts: Started[] } {
     const probe = path.join(tempDir('fds-bin-'), 'probe.mjs');
     const seen = `${probe}.ndjson`;
     fs.writeFileSync(
       probe,
       `import fs from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(process.execArgv) + '\\n');`,
+const started = { flags: process.execArgv, malloc: process.env.MALLOC_MMAP_THRESHOLD_ ?? null };
+if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(started) + '\\n');`,
     );
     const res = spawnSync(process.execPath, ['--import', probe, BIN, 'build', '--db', db, '--out', out], {
       encoding: 'utf8',
@@ -34,7 +44,7 @@ if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(proc
       .readFileSync(seen, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as string[]);
+      .map((l) => JSON.parse(l) as Started);
     return { res, starts };
   }
 
@@ -47,7 +57,8 @@ if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(proc
     expect(fs.existsSync(path.join(out, 'manifest.ndjson'))).toBe(true);
     // The command, then the build started again with the flags.
     expect(starts).toHaveLength(2);
-    expect(starts[1]).toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
+    expect(starts[1]!.flags).toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
+    expect(starts.map((s) => s.malloc)).toEqual([null, BUILD_MALLOC_ENV.MALLOC_MMAP_THRESHOLD_]);
   });
 
   it('makes a small incremental build in its own process, without starting again', async () => {
@@ -73,7 +84,7 @@ if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(proc
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/^build: .* incremental: \d+ rendered.* published /m);
     expect(starts).toHaveLength(1);
-    expect(starts[0]).not.toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
+    expect(starts[0]!.flags).not.toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
   });
 
   it("passes the build's exit code on: 2 for a usage error, 1 for a failed build", () => {
