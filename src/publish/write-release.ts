@@ -95,12 +95,20 @@ export async function writeRelease(
     counts.bytes += r.bytes;
     const { status, etag, cacheControl, contentType, bytes } = r;
     const { file: name, request, aliases, keys } = file;
-    manifest.write(
-      manifestLine({
-        ...{ file: name, request: formUrl(request), aliases: aliases.map(formUrl), keys },
-        ...{ status, etag, cacheControl, contentType, bytes },
-      }),
-    );
+    // One literal, no spreads: spreading costs a full build microseconds per file.
+    const [url, aliasUrls] = [formUrl(request), aliases.map(formUrl)];
+    const entry = {
+      file: name,
+      request: url,
+      aliases: aliasUrls,
+      keys,
+      status,
+      etag,
+      cacheControl,
+      contentType,
+      bytes,
+    };
+    manifest.write(manifestLine(entry));
     rules.add(file, r);
     edge?.add(file);
   };

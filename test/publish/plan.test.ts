@@ -4,7 +4,7 @@ import { formatQuery } from '../../src/api/query.js';
 import { requestKey } from '../../src/api/resolve.js';
 import { ROUTES, ROUTES_BY_NAME } from '../../src/api/routes.js';
 import type { PlannedFile } from '../../src/publish/plan.js';
-import { PlanError, buildPlan, fileOfRoute } from '../../src/publish/plan.js';
+import { PlanError, buildPlan, fileOfRoute, planOf } from '../../src/publish/plan.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore } from '../api/helpers/api-store.js';
 
@@ -47,6 +47,22 @@ describe('the build plan', () => {
       }
     }
     expect(spellings).toBeGreaterThan(plan.length);
+  });
+
+  it('leaves error stack traces as it found them, though it turns them off while it tries spellings', () => {
+    const before = Error.stackTraceLimit;
+    Error.stackTraceLimit = 7;
+    try {
+      // An event no plan has asked about: its spellings are tried now (the empty one is invalid).
+      const route = ROUTES_BY_NAME.get('summary')!;
+      const item = { route, prerender: { params: { league: 'eng.1' }, query: { event: '990000017' } }, file: 'x.json' };
+      const planned = planOf(item, ['key']);
+      expect(planned.forms.map((f) => f.query)).toEqual([[['event', '990000017']]]);
+      expect(Error.stackTraceLimit).toBe(7);
+      expect(new Error('x').stack).toMatch(/\n\s+at /);
+    } finally {
+      Error.stackTraceLimit = before;
+    }
   });
 
   it('gives every file its own path and every key one file', () => {
