@@ -107,7 +107,13 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     if ((req.method === 'GET' || req.method === 'HEAD') && assets.handles(target.path)) {
       return { response: null, source: 'asset', headers: rate?.headers };
     }
-    const apiReq: ApiRequest = { ...head, path: target.path, rawQuery: target.rawQuery };
+    // Spelled out: V8 (Node 20) spends about a microsecond on a spread followed by more properties.
+    const apiReq: ApiRequest = {
+      method: head.method,
+      headers: head.headers,
+      path: target.path,
+      rawQuery: target.rawQuery,
+    };
     const resolution = resolutions.resolve(target.path, target.rawQuery);
     const fromFile = lookup.lookup(apiReq, resolution);
     const reader = fromFile ? null : store.get();
