@@ -39,3 +39,16 @@ export function spanAt(ends: Buffer, i: number): [number, number] | undefined {
   const end = ends.readUInt32LE(4 * i);
   return [i === 0 ? 1 : ends.readUInt32LE(4 * (i - 1)) + 1, end];
 }
+
+/**
+ * Where each member of a stored JSON object lies in its bytes (util/json-spans.ts `objectSpans`), as
+ * the text stored beside it: `{"name":[start,end],…}`. A summary's sections are sliced out with it
+ * instead of scanning the whole summary on every render.
+ */
+export function packSpans(spans: ReadonlyMap<string, readonly [number, number]>): string {
+  return JSON.stringify(Object.fromEntries(spans));
+}
+
+export function unpackSpans(text: string): Map<string, [number, number]> {
+  return new Map(Object.entries(JSON.parse(text) as Record<string, [number, number]>));
+}

@@ -3,8 +3,8 @@
  * never edited once released: a change to the schema is a new entry at the end.
  */
 import type { DB } from './db.js';
-import { packEnds, packJson, unpackBytes } from './blob.js';
-import { arraySpans } from '../util/json-spans.js';
+import { packEnds, packJson, packSpans, unpackBytes } from './blob.js';
+import { arraySpans, objectSpans } from '../util/json-spans.js';
 import type { MatchRecord } from './records.js';
 import { eventText } from './shape/event.js';
 import { rowLayout } from './row-layout.js';
@@ -101,6 +101,21 @@ function scoreColumns(db: DB): void {
     db.exec('ALTER TABLE matches ADD COLUMN away_score ANY');
   }
   db.exec(`UPDATE matches SET home_score = record_json ${HOME_SCORE}, away_score = record_json ${AWAY_SCORE}`);
+}
+
+/**
+ * 8: where each of a summary's sections lies in its JSON (blob.ts packSpans), beside it, so a summary
+ * is not scanned on every render. After the sections: only what reads them reads it, and they have
+ * walked their overflow pages by then.
+ */
+export function summarySpans(db: DB): void {
+  if (!columnsOf(db, 'match_summaries').includes('section_spans')) {
+    db.exec('ALTER TABLE match_summaries ADD COLUMN section_spans TEXT');
+  }
+  const set = db.prepare('UPDATE match_summaries SET section_spans = ? WHERE rowid = ?');
+  eachRow<{ rowid: number; sections: Buffer | null }>(db, 'match_summaries', 'sections', (r) => {
+    if (r.sections) set.run(packSpans(objectSpans(unpackBytes(r.sections))), r.rowid);
+  });
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -263,6 +278,7 @@ export const MIGRATIONS: readonly Migration[] = [
   playEnds,
   scoreColumns,
   rowLayout,
+  summarySpans,
 ];
 
 /** Versions that rewrite whole tables: migrating across one leaves much free space, given back by VACUUM. */

@@ -28,9 +28,10 @@ export function writerStatements(db: DB) {
       'SELECT sections, hash, key_event_ids AS keyEvents FROM match_summaries WHERE league_slug = ? AND match_id = ?',
     ),
     upsertSummary: db.prepare(`
-      INSERT INTO match_summaries (league_slug, match_id, sections, key_event_ids, hash, last_synced_at, snapshot)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO match_summaries (league_slug, match_id, sections, section_spans, key_event_ids, hash, last_synced_at, snapshot)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (league_slug, match_id) DO UPDATE SET sections = excluded.sections,
+        section_spans = excluded.section_spans,
         key_event_ids = excluded.key_event_ids, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
         snapshot = excluded.snapshot
       WHERE match_summaries.hash IS NOT excluded.hash`),

@@ -19,7 +19,8 @@ import type {
 } from './records.js';
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
-import { packEnds, packJson, unpackJson } from './blob.js';
+import { packEnds, packJson, packSpans, unpackJson } from './blob.js';
+import { objectSpans } from '../util/json-spans.js';
 import type { ChangeKind } from './snapshots.js';
 import { writerStatements } from './writer-statements.js';
 import { eventText } from './shape/event.js';
@@ -113,7 +114,9 @@ export class StoreWriter {
     const hash = contentHash(json);
     const ids = JSON.stringify(keyEventIds);
     if (stored?.hash === hash) return 0;
-    const changed = this.s.upsertSummary.run(league, matchId, packJson(json), ids, hash, now, this.snapshot).changes;
+    const spans = packSpans(objectSpans(Buffer.from(json, 'utf8')));
+    const row = [league, matchId, packJson(json), spans, ids, hash, now, this.snapshot];
+    const changed = this.s.upsertSummary.run(...row).changes;
     if (changed) this.log('summary', league, matchId);
     // What reads only which plays are key events (important plays pages) need not follow every summary change.
     if (changed && stored?.keyEvents !== ids) {

@@ -97,7 +97,9 @@ const later = (a: string, b: string | undefined) => (b !== undefined && b > a ? 
 function storedSections(stored: SummaryRow | undefined): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   if (!stored) return out;
-  for (const [name, [start, end]] of objectSpans(stored.json)) out.set(name, stored.json.subarray(start, end));
+  for (const [name, [start, end]] of stored.spans ?? objectSpans(stored.json)) {
+    out.set(name, stored.json.subarray(start, end));
+  }
   return out;
 }
 

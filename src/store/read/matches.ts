@@ -8,7 +8,7 @@ import type { DB } from '../db.js';
 import type { MatchRecord, MatchState } from '../records.js';
 import type { EventRow, FixtureFilter, MatchRow, SummaryRow } from './types.js';
 import { addDays, parseYmd, ymd } from '../../util/time.js';
-import { unpackBytes } from '../blob.js';
+import { unpackBytes, unpackSpans } from '../blob.js';
 import { MATCH_CHANGES } from '../snapshots.js';
 
 /** A match a snapshot changed, as it stands now (scores as its record has them: text or number). */
@@ -81,7 +81,7 @@ export class MatchQueries {
         LEFT JOIN matches m INDEXED BY matches_scores ON m.league_slug = c.league_slug AND m.id = c.key`)
         .raw(),
       summary: db.prepare(
-        'SELECT sections, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
+        'SELECT sections, section_spans, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
       ),
       daysInOrder: db.prepare('SELECT scoreboard_date FROM matches WHERE league_slug = ? ORDER BY kickoff, id').pluck(),
       dates: db
@@ -147,8 +147,12 @@ export class MatchQueries {
 
   /** The stored sections as their JSON bytes: the API passes them through without parsing them. */
   summary(league: string, id: string): SummaryRow | undefined {
-    const row = this.s.summary.get(league, id) as { sections: Buffer; last_synced_at: string } | undefined;
-    return row ? { json: unpackBytes(row.sections), lastSyncedAt: row.last_synced_at } : undefined;
+    const row = this.s.summary.get(league, id) as
+      | { sections: Buffer; section_spans: string | null; last_synced_at: string }
+      | undefined;
+    if (!row) return undefined;
+    const spans = row.section_spans === null ? null : unpackSpans(row.section_spans);
+    return { json: unpackBytes(row.sections), spans, lastSyncedAt: row.last_synced_at };
   }
 
   /** Every stored scoreboard day of a league, ascending. */
