@@ -17,7 +17,9 @@ import { demoStore } from '../publish/helpers.js';
 
 /** Every summary whose stored spans are not what scanning its sections gives (or that has none). */
 function wrongSpans(db: Database.Database): string[] {
-  const rows = db.prepare('SELECT match_id AS id, sections, section_spans AS spans FROM match_summaries').all() as Array<{
+  const rows = db
+    .prepare('SELECT match_id AS id, sections, section_spans AS spans FROM match_summaries')
+    .all() as Array<{
     id: string;
     sections: Buffer;
     spans: string | null;
@@ -50,13 +52,18 @@ describe("a summary's section spans", () => {
   it('follow a summary that is written again with other sections', async () => {
     const file = await demoStore({ leagues: ['eng.1'], scale: 0.1 });
     const db = openStore(file);
-    const row = db.prepare('SELECT league_slug AS league, match_id AS id, sections FROM match_summaries LIMIT 1').get() as {
+    const row = db
+      .prepare('SELECT league_slug AS league, match_id AS id, sections FROM match_summaries LIMIT 1')
+      .get() as {
       league: string;
       id: string;
       sections: Buffer;
     };
     const sections = JSON.parse(unpackJson(row.sections));
-    const longer = { ...sections, gameInfo: { venue: { fullName: 'A much longer name than any the demo gives'.repeat(9) } } };
+    const longer = {
+      ...sections,
+      gameInfo: { venue: { fullName: 'A much longer name than any the demo gives'.repeat(9) } },
+    };
     db.transaction(() =>
       new StoreWriter(db, beginSnapshot(db)).upsertSummary(row.league, row.id, longer, [], '2026-03-22T15:05:00Z'),
     )();
