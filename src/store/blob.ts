@@ -4,9 +4,10 @@
  * store stays small enough to ship with the fallback function and reads stay cheap.
  */
 import zlib from 'node:zlib';
+import { objectSpans } from '../util/json-spans.js';
 
-export function packJson(text: string): Buffer {
-  return zlib.deflateRawSync(Buffer.from(text, 'utf8'), { level: 6 });
+export function packJson(text: string | Buffer): Buffer {
+  return zlib.deflateRawSync(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, { level: 6 });
 }
 
 export function unpackJson(blob: Buffer): string {
@@ -41,14 +42,16 @@ export function spanAt(ends: Buffer, i: number): [number, number] | undefined {
 }
 
 /**
- * Where each member of a stored JSON object lies in its bytes (util/json-spans.ts `objectSpans`), as
- * the text stored beside it: `{"name":[start,end],…}`. A summary's sections are sliced out with it
- * instead of scanning the whole summary on every render.
+ * Where each section of a summary lies in its JSON bytes (util/json-spans.ts `objectSpans`), as the
+ * text stored beside it: `{"name":[start,end],…}`. A render slices the sections out with it instead
+ * of scanning the whole summary.
  */
-export function packSpans(spans: ReadonlyMap<string, readonly [number, number]>): string {
-  return JSON.stringify(Object.fromEntries(spans));
+export function packSpans(json: Uint8Array): string {
+  return JSON.stringify(Object.fromEntries(objectSpans(json)));
 }
 
-export function unpackSpans(text: string): Map<string, [number, number]> {
+/** The spans `packSpans` stored, or a scan of `json` where a row has none. */
+export function unpackSpans(text: string | null, json: Uint8Array): Map<string, [number, number]> {
+  if (text === null) return objectSpans(json);
   return new Map(Object.entries(JSON.parse(text) as Record<string, [number, number]>));
 }

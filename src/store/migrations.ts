@@ -4,7 +4,7 @@
  */
 import type { DB } from './db.js';
 import { packEnds, packJson, packSpans, unpackBytes } from './blob.js';
-import { arraySpans, objectSpans } from '../util/json-spans.js';
+import { arraySpans } from '../util/json-spans.js';
 import type { MatchRecord } from './records.js';
 import { eventText } from './shape/event.js';
 import { rowLayout } from './row-layout.js';
@@ -114,7 +114,7 @@ export function summarySpans(db: DB): void {
   }
   const set = db.prepare('UPDATE match_summaries SET section_spans = ? WHERE rowid = ?');
   eachRow<{ rowid: number; sections: Buffer | null }>(db, 'match_summaries', 'sections', (r) => {
-    if (r.sections) set.run(packSpans(objectSpans(unpackBytes(r.sections))), r.rowid);
+    if (r.sections) set.run(packSpans(unpackBytes(r.sections)), r.rowid);
   });
 }
 

@@ -20,7 +20,6 @@ import type {
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
 import { packEnds, packJson, packSpans, unpackJson } from './blob.js';
-import { objectSpans } from '../util/json-spans.js';
 import type { ChangeKind } from './snapshots.js';
 import { writerStatements } from './writer-statements.js';
 import { eventText } from './shape/event.js';
@@ -114,8 +113,8 @@ export class StoreWriter {
     const hash = contentHash(json);
     const ids = JSON.stringify(keyEventIds);
     if (stored?.hash === hash) return 0;
-    const spans = packSpans(objectSpans(Buffer.from(json, 'utf8')));
-    const row = [league, matchId, packJson(json), spans, ids, hash, now, this.snapshot];
+    const bytes = Buffer.from(json, 'utf8');
+    const row = [league, matchId, packJson(bytes), packSpans(bytes), ids, hash, now, this.snapshot];
     const changed = this.s.upsertSummary.run(...row).changes;
     if (changed) this.log('summary', league, matchId);
     // What reads only which plays are key events (important plays pages) need not follow every summary change.

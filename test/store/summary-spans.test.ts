@@ -7,12 +7,10 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
-import { unpackBytes, unpackJson } from '../../src/store/blob.js';
-import { objectSpans } from '../../src/util/json-spans.js';
+import { packSpans, unpackBytes, unpackJson } from '../../src/store/blob.js';
 import { beginSnapshot } from '../../src/store/snapshots.js';
 import { StoreWriter } from '../../src/store/writer.js';
-import { prerendered, renderUrl } from '../api/helpers/prerendered.js';
-import { clock } from '../api/helpers/api-store.js';
+import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
 
 /** Every summary whose stored spans are not what scanning its sections gives (or that has none). */
@@ -25,21 +23,11 @@ function wrongSpans(db: Database.Database): string[] {
     spans: string | null;
   }>;
   expect(rows.length).toBeGreaterThan(10);
-  return rows
-    .filter((r) => r.spans !== JSON.stringify(Object.fromEntries(objectSpans(unpackBytes(r.sections)))))
-    .map((r) => r.id);
+  return rows.filter((r) => r.spans !== packSpans(unpackBytes(r.sections))).map((r) => r.id);
 }
 
-/** Every pre-rendered response of the store that reads a summary, by URL. */
-function summaries(file: string): Map<string, string> {
-  const store = StoreReader.open(file);
-  try {
-    const urls = [...prerendered(store)].map(({ url }) => url).filter((u) => /\/events\/[^/?]+$|\/summary\?/.test(u));
-    return new Map(urls.map((url) => [url, renderUrl(store, clock, url).body.toString('utf8')]));
-  } finally {
-    store.close();
-  }
-}
+/** Every pre-rendered response that reads a summary, by URL. */
+const summaries = (file: string) => storeResponses(file, (url) => /\/events\/[^/?]+$|\/summary\?/.test(url));
 
 describe("a summary's section spans", () => {
   it('are stored with every summary a sync writes, as a scan of its sections finds them', async () => {
@@ -85,9 +73,7 @@ describe("a summary's section spans", () => {
     const after = new Database(file, { readonly: true });
     expect(wrongSpans(after)).toEqual([]);
     after.close();
-    const again = summaries(file);
-    expect([...again.keys()]).toEqual([...before.keys()]);
-    for (const [url, body] of before) expect(again.get(url), url).toBe(body);
+    expectSameResponses(summaries(file), before);
   });
 
   it('give the same responses as scanning, for a row that has none', async () => {
@@ -96,8 +82,6 @@ describe("a summary's section spans", () => {
     const db = new Database(file);
     db.exec('UPDATE match_summaries SET section_spans = NULL');
     db.close();
-    const scanned = summaries(file);
-    expect(scanned.size).toBe(withSpans.size);
-    for (const [url, body] of withSpans) expect(scanned.get(url), url).toBe(body);
+    expectSameResponses(summaries(file), withSpans);
   });
 });

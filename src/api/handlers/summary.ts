@@ -17,7 +17,6 @@ import type { LeagueRefBody } from '../serialize/league.js';
 import { requireLeague } from '../serialize/league.js';
 import { pageCount, pageOffset } from '../vocab.js';
 import { RawJson } from '../raw-json.js';
-import { objectSpans } from '../../util/json-spans.js';
 
 const ARRAY_SECTIONS = new Set([
   'keyEvents',
@@ -97,9 +96,7 @@ const later = (a: string, b: string | undefined) => (b !== undefined && b > a ? 
 function storedSections(stored: SummaryRow | undefined): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   if (!stored) return out;
-  for (const [name, [start, end]] of stored.spans ?? objectSpans(stored.json)) {
-    out.set(name, stored.json.subarray(start, end));
-  }
+  for (const [name, [start, end]] of stored.spans) out.set(name, stored.json.subarray(start, end));
   return out;
 }
 

@@ -151,8 +151,8 @@ export class MatchQueries {
       | { sections: Buffer; section_spans: string | null; last_synced_at: string }
       | undefined;
     if (!row) return undefined;
-    const spans = row.section_spans === null ? null : unpackSpans(row.section_spans);
-    return { json: unpackBytes(row.sections), spans, lastSyncedAt: row.last_synced_at };
+    const json = unpackBytes(row.sections);
+    return { json, spans: unpackSpans(row.section_spans, json), lastSyncedAt: row.last_synced_at };
   }
 
   /** Every stored scoreboard day of a league, ascending. */

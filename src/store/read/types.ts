@@ -30,8 +30,8 @@ export interface MatchRow {
 export interface SummaryRow {
   /** SummarySections as JSON (a JSON object of the stored sections), in UTF-8 bytes. */
   json: Buffer;
-  /** Where each section lies in `json` (null in a row written before they were stored: scan it). */
-  spans: Map<string, [number, number]> | null;
+  /** Where each section lies in `json`. */
+  spans: Map<string, [number, number]>;
   lastSyncedAt: string;
 }
 
