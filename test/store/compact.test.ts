@@ -8,28 +8,19 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { spanAt, unpackBytes, unpackJson } from '../../src/store/blob.js';
-import { prerendered, renderUrl } from '../api/helpers/prerendered.js';
-import { clock } from '../api/helpers/api-store.js';
+import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
 
 /** Every pre-rendered response, and a few that are not, as url → bytes. */
-function responses(file: string): Map<string, string> {
-  const store = StoreReader.open(file);
-  try {
-    const out = new Map<string, string>();
-    for (const { url } of prerendered(store)) out.set(url, renderUrl(store, clock, url).body.toString('utf8'));
+const responses = (file: string) =>
+  storeResponses(file, undefined, (store) => {
     const id = store.db.prepare("SELECT id FROM matches WHERE league_slug = 'eng.1' ORDER BY id LIMIT 1").pluck().get();
-    for (const extra of [
+    return [
       `/get/soccer/eng.1/events/${id}/plays?limit=7&page=3`,
       `/get/soccer/eng.1/events/${id}/plays?important=true&limit=2&page=2`,
       `/get/soccer/eng.1/summary?event=${id}&fields=keyEvents,rosters,meta`,
-    ])
-      out.set(extra, renderUrl(store, clock, extra).body.toString('utf8'));
-    return out;
-  } finally {
-    store.close();
-  }
-}
+    ];
+  });
 
 /** Rewrite a schema-3 store into the uncompressed layout of schema 2, as older versions wrote it. */
 function decompact(file: string): void {
@@ -78,9 +69,7 @@ describe('the compact store', () => {
     openStore(file).close();
     const compacted = fs.statSync(file).size;
     expect(compacted).toBeLessThan(uncompressed / 2);
-    const after = responses(file);
-    expect([...after.keys()]).toEqual([...before.keys()]);
-    for (const [url, body] of before) expect(after.get(url), url).toBe(body);
+    expectSameResponses(responses(file), before);
   });
 
   it('splices stored JSON into exactly the bytes parsing and re-serializing it would give', async () => {

@@ -12,8 +12,7 @@ import type { MatchRecord } from '../../src/store/records.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { sourceIn } from '../../src/store/shape/club.js';
 import { eventBody, eventText, fillEvent } from '../../src/store/shape/event.js';
-import { prerendered, renderUrl } from '../api/helpers/prerendered.js';
-import { clock } from '../api/helpers/api-store.js';
+import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
 
 const joined = (pieces: Uint8Array[]) => Buffer.concat(pieces).toString('utf8');
@@ -91,17 +90,7 @@ describe('stored event texts', () => {
 
   it('are derived for a store of schema 3 with every response unchanged', async () => {
     const file = await demoStore({ leagues: ['eng.1'], scale: 0.3 });
-    const responses = () => {
-      const store = StoreReader.open(file);
-      try {
-        return new Map(
-          [...prerendered(store)].map(({ url }) => [url, renderUrl(store, clock, url).body.toString('utf8')]),
-        );
-      } finally {
-        store.close();
-      }
-    };
-    const before = responses();
+    const before = storeResponses(file);
     expect([...before.keys()].filter((u) => /\/(fixtures|scoreboard)/.test(u)).length).toBeGreaterThan(50);
     const db = new Database(file);
     db.exec('ALTER TABLE matches DROP COLUMN event_json');
@@ -114,9 +103,7 @@ describe('stored event texts', () => {
     db.close();
     expect(() => StoreReader.open(file)).toThrow(/schema version 3/);
     openStore(file).close();
-    const after = responses();
-    expect([...after.keys()]).toEqual([...before.keys()]);
-    for (const [url, body] of before) expect(after.get(url), url).toBe(body);
+    expectSameResponses(storeResponses(file), before);
   });
 
   it('change shape only with a migration that derives them again', () => {

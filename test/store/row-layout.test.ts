@@ -7,8 +7,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
-import { prerendered, renderUrl } from '../api/helpers/prerendered.js';
-import { clock } from '../api/helpers/api-store.js';
+import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
 import { importantPlays } from '../../src/store/important.js';
 import { unpackJson } from '../../src/store/blob.js';
@@ -45,15 +44,6 @@ function miscounted(db: Database.Database): string[] {
       LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id`)
     .all() as Array<{ id: string; important: number; flags: string; keyEvents: string | null }>;
   return rows.filter((r) => r.important !== importantPlays(r.flags, r.keyEvents).length).map((r) => r.id);
-}
-
-function responses(file: string): Map<string, string> {
-  const store = StoreReader.open(file);
-  try {
-    return new Map([...prerendered(store)].map(({ url }) => [url, renderUrl(store, clock, url).body.toString('utf8')]));
-  } finally {
-    store.close();
-  }
 }
 
 /** Put a table back in the layout schema 6 had: the same columns, the large ones where they were. */
@@ -94,7 +84,7 @@ describe('the row layout', () => {
 
   it('is migrated to from schema 6 with every row and every response unchanged, and the space given back', async () => {
     const file = await demoStore({ leagues: ['eng.1'], scale: 0.3 });
-    const before = responses(file);
+    const before = storeResponses(file);
     expect(before.size).toBeGreaterThan(100);
     const db = new Database(file);
     const rows = { matches: rowsOf(db, 'matches'), play_streams: rowsOf(db, 'play_streams') };
@@ -120,9 +110,7 @@ describe('the row layout', () => {
     // Rewriting two tables leaves their old pages free until VACUUM gives them back.
     expect(after.pragma('freelist_count', { simple: true })).toBe(0);
     after.close();
-    const again = responses(file);
-    expect([...again.keys()]).toEqual([...before.keys()]);
-    for (const [url, body] of before) expect(again.get(url), url).toBe(body);
+    expectSameResponses(storeResponses(file), before);
   });
 });
 
