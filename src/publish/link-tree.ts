@@ -75,11 +75,11 @@ export interface TreeCopied {
  * (tests), or a worker that cannot start or dies, the copy is made (or finished) in this thread.
  */
 export function copyTree(copy: TreeCopy, fs: OutputFs = nodeFs): Promise<TreeCopied> {
-  if (fs !== nodeFs) return inThread(copy, fs);
+  if (fs !== nodeFs) return linkHere(copy, fs);
   return new Promise((resolve, reject) => {
     let answered = false;
     const fallBack = () => {
-      if (!answered) inThread(copy, fs).then(resolve, reject);
+      if (!answered) linkHere(copy, fs).then(resolve, reject);
       answered = true;
     };
     let worker: ReturnType<typeof moduleWorker>;
@@ -102,7 +102,7 @@ export function copyTree(copy: TreeCopy, fs: OutputFs = nodeFs): Promise<TreeCop
   });
 }
 
-function inThread(copy: TreeCopy, fs: OutputFs): Promise<TreeCopied> {
+function linkHere(copy: TreeCopy, fs: OutputFs): Promise<TreeCopied> {
   try {
     return Promise.resolve({ copied: linkTree(copy, fs), inWorker: false });
   } catch (err) {

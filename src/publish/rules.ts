@@ -170,7 +170,8 @@ export class RulePlanner {
   /**
    * A file's candidates as the published build spooled them (`lines`), carried over: the file is
    * untouched, so only what follows the snapshot day is computed again — and the standing of a match
-   * that `changed` says changed (asked once per candidate: the caller remembers its last answer). False when one cannot be carried over: nothing was added then.
+   * that `changed` says changed (asked once per candidate: the caller remembers its last answer).
+   * False when one cannot be carried over: nothing was added then.
    * `manifestLine`: the file's line in the published manifest, for its headers, read only when every
    * file gets its own header block (edge router).
    */

@@ -96,11 +96,10 @@ export async function writeRelease(
     const { status, etag, cacheControl, contentType, bytes } = r;
     const { file: name, request, aliases, keys } = file;
     // One literal, no spreads: spreading costs a full build microseconds per file.
-    const [url, aliasUrls] = [formUrl(request), aliases.map(formUrl)];
     const entry = {
       file: name,
-      request: url,
-      aliases: aliasUrls,
+      request: formUrl(request),
+      aliases: aliases.map(formUrl),
       keys,
       status,
       etag,

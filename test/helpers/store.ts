@@ -130,6 +130,7 @@ export function deleteMatch(file: string, league: string, id: string, day: strin
     ],
   );
 }
+
 /** A match's stored play records, in match order (the stream is one compressed JSON array). */
 export function storedPlays<T = Record<string, unknown>>(db: DB, league: string, match: string): T[] {
   const blob = db
