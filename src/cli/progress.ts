@@ -7,7 +7,8 @@ export class Progress {
   private total = 0;
   private failed = 0;
   private lastDraw = 0;
-  private readonly enabled: boolean;
+  /** Whether anything is drawn: on a TTY, outside CI. */
+  readonly enabled: boolean;
 
   constructor(
     private readonly label: string,

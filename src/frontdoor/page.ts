@@ -15,6 +15,7 @@
  */
 import type { Endpoint, FrontDoorData, LeagueEntry } from './data.js';
 import { assetUrl } from './paths.js';
+import { thousands } from '../util/thousands.js';
 
 /** Scheduled publishing runs every 15 minutes: three hours without a successful sync is a dozen runs. */
 export const STALE_AFTER_SECONDS = 3 * 60 * 60;
@@ -26,7 +27,7 @@ export function esc(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-const n = (v: number) => esc(v.toLocaleString('en-US'));
+const n = (v: number) => esc(thousands(v));
 
 /** `2026-03-21T16:00:00Z` → a <time> reading `2026-03-21 16:00 UTC`; the script adds "(x ago)". */
 function time(iso: string | null, fallback: string, id?: string): string {

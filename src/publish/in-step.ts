@@ -16,6 +16,8 @@ export class InStep {
   private next: string | null = null;
   private nextKey: string | null = null;
   private done = false;
+  /** Entries read from the file so far: after `drain`, all it has. */
+  entries = 0;
 
   constructor(
     file: string | null,
@@ -50,6 +52,7 @@ export class InStep {
     const first = this.line();
     if (first === null) return null;
     const key = known ?? this.keyOf(first);
+    this.entries++;
     const lines = [first];
     for (let line = this.line(); line !== null; line = this.line()) {
       const next = this.keyOf(line);

@@ -41,6 +41,11 @@ export class PreviousManifest {
     this.entries.drain();
   }
 
+  /** Files the manifest lists (all of them once drained). */
+  get files(): number {
+    return this.entries.entries;
+  }
+
   close(): void {
     this.entries.close();
   }

@@ -1,6 +1,7 @@
 /** Which builds `fds build` starts again with a bounded heap (src/cli/build-heap.ts). */
-import { afterEach, describe, expect, it } from 'vitest';
-import { needsBoundedHeap } from '../../src/cli/build-heap.js';
+import v8 from 'node:v8';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SHORT_BUILD_V8_FLAGS, needsBoundedHeap, tuneForShortBuild } from '../../src/cli/build-heap.js';
 import { POOL_AFTER } from '../../src/publish/write-release.js';
 
 const changes = (n: number) => ({ kind: 'changes' as const, topics: new Set(['any']), changes: n });
@@ -24,5 +25,20 @@ describe('the bounded heap of fds build', () => {
   it('is not asked for again by the process started with it', () => {
     process.env.FDS_BUILD_HEAP = '1';
     expect(needsBoundedHeap({ kind: 'full', reason: '--full' })).toBe(false);
+  });
+
+  it('leaves V8 as it is in the bounded process, and turns TurboFan inlining off for a build in the command process', () => {
+    // Spied on and stubbed: the flag would otherwise stay set for the rest of this test process.
+    const set = vi.spyOn(v8, 'setFlagsFromString').mockImplementation(() => {});
+    try {
+      process.env.FDS_BUILD_HEAP = '1';
+      tuneForShortBuild();
+      expect(set).not.toHaveBeenCalled();
+      delete process.env.FDS_BUILD_HEAP;
+      tuneForShortBuild();
+      expect(set).toHaveBeenCalledWith(SHORT_BUILD_V8_FLAGS);
+    } finally {
+      set.mockRestore();
+    }
   });
 });

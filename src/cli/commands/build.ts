@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { build, BuildError, predictScope } from '../../publish/build.js';
-import { endWithStarter, needsBoundedHeap, runBounded } from '../build-heap.js';
+import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rule-settings.js';
 import type { Router } from '../../publish/rule-settings.js';
@@ -11,6 +11,7 @@ import os from 'node:os';
 import { CommandFailed, UsageError, parseCount, parsePositiveInt } from '../errors.js';
 import { StoreReader } from '../../store/read/reader.js';
 import path from 'node:path';
+import { thousands } from '../../util/thousands.js';
 
 interface BuildFlags {
   db: string;
@@ -23,7 +24,7 @@ interface BuildFlags {
   keep: number;
 }
 
-const n = (v: number) => v.toLocaleString('en-US');
+const n = thousands;
 
 export function summaryLine(s: BuildSummary, out: string): string {
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -110,12 +111,14 @@ export function buildCommand(): Command {
           process.exitCode = await runBounded();
           return;
         }
+        tuneForShortBuild();
         const summary = await build({
           ...settings,
           workers: f.workers,
           router: f.router,
           keepReleases: f.keep,
-          onPlanned: (k) => progress.plan(k),
+          // Asked for only when shown: planning the progress costs the build a read of the published manifest.
+          onPlanned: progress.enabled ? (k) => progress.plan(k) : undefined,
           onFile: (failed) => progress.tick(failed),
         });
         progress.finish();

@@ -3,6 +3,7 @@ import { check } from '../../publish/check.js';
 import type { CheckReport } from '../../publish/check.js';
 import { Progress } from '../progress.js';
 import { CommandFailed, parsePositiveInt } from '../errors.js';
+import { thousands } from '../../util/thousands.js';
 
 interface CheckFlags {
   db: string;
@@ -11,7 +12,7 @@ interface CheckFlags {
   seed: number;
 }
 
-const n = (v: number) => v.toLocaleString('en-US');
+const n = thousands;
 
 function reachLine({ reach, edge }: CheckReport): string {
   return (
@@ -47,7 +48,7 @@ export function checkCommand(): Command {
       }).finally(() => progress.finish());
       const mismatches = report.fileMismatches + report.sampleMismatches;
       const line =
-        `check: ${report.files.toLocaleString('en-US')} files against their dynamic render ` +
+        `check: ${n(report.files)} files against their dynamic render ` +
         `(${report.fileMismatches} differ); ` +
         `${report.sampled} sampled requests (${report.cdnFiles} answered from files by the CDN, ` +
         `${report.localFiles} by the server's ` +

@@ -1,0 +1,15 @@
+/**
+ * An integer with thousands separators, as `toLocaleString('en-US')` writes it (`113,691`), without
+ * loading ICU's number formatting: its first use costs about 9 ms, a tenth of the day step's build
+ * thread that formats its summary and renders the front door. Fractions (and -0) go to ICU.
+ */
+export function thousands(v: number): string {
+  if (!Number.isSafeInteger(v) || Object.is(v, -0)) return v.toLocaleString('en-US');
+  const digits = String(Math.abs(v));
+  let out = '';
+  for (let end = digits.length; end > 0; end -= 3) {
+    const group = digits.slice(Math.max(0, end - 3), end);
+    out = out ? `${group},${out}` : group;
+  }
+  return v < 0 ? `-${out}` : out;
+}
