@@ -10,11 +10,11 @@ import { listedClubIds } from './handlers/clubs.js';
 import { countFixtures } from './handlers/matches.js';
 import { leaguePlayCounts } from './handlers/summary.js';
 import type { Field } from './fields.js';
-import type { AnyRoute, PrerenderRequest } from './route.js';
+import type { AnyRoute, PrerenderRequest, Prerendered } from './route.js';
 import type { FixtureStatus } from './vocab.js';
 import { pagesToRender } from './vocab.js';
 
-export type Enumerator = (store: StoreReader, route: AnyRoute) => Iterable<PrerenderRequest>;
+export type Enumerator = (store: StoreReader, route: AnyRoute) => Iterable<Prerendered>;
 
 function queryField(route: AnyRoute, name: string): Field<unknown> {
   const f = (route.query as Record<string, Field<unknown> | undefined>)[name];
@@ -82,27 +82,39 @@ export function* fixtures(store: StoreReader, route: AnyRoute): Iterable<Prerend
   }
 }
 
-export function* events(store: StoreReader): Iterable<PrerenderRequest> {
+/** One group per match (route.ts `PrerenderGroup`): most matches are untouched by a sync. */
+export function* events(store: StoreReader): Iterable<Prerendered> {
   for (const league of slugs(store)) {
-    for (const eventId of store.matches.ids(league)) yield { params: { league, eventId }, query: {} };
+    for (const eventId of store.matches.ids(league)) {
+      const params = { league, eventId };
+      yield { params, requests: () => [{ params, query: {} }] };
+    }
   }
 }
 
-/** Per match and `important` value: every page at the default page size, and the one page of the largest. */
-export function* plays(store: StoreReader, route: AnyRoute): Iterable<PrerenderRequest> {
+/**
+ * Per match and `important` value: every page at the default page size, and the one page of the
+ * largest. One group per match, whose plays are counted only when its requests are asked for.
+ */
+export function* plays(store: StoreReader, route: AnyRoute): Iterable<Prerendered> {
   const { fallback: size, max } = limits(route);
   const flags = valuesOf(route, 'important');
   for (const league of slugs(store)) {
     const countPlays = leaguePlayCounts(store, league);
     for (const eventId of store.matches.ids(league)) {
       const params = { league, eventId };
-      for (const important of flags) {
-        const count = countPlays(eventId, important === 'true');
-        for (let page = 1; page <= pagesToRender(count, size); page++) {
-          yield { params, query: { important, page: String(page) } };
-        }
-        yield { params, query: { important, limit: String(max) } };
-      }
+      yield {
+        params,
+        *requests(): Generator<PrerenderRequest> {
+          for (const important of flags) {
+            const count = countPlays(eventId, important === 'true');
+            for (let page = 1; page <= pagesToRender(count, size); page++) {
+              yield { params, query: { important, page: String(page) } };
+            }
+            yield { params, query: { important, limit: String(max) } };
+          }
+        },
+      };
     }
   }
 }

@@ -62,6 +62,30 @@ export interface PrerenderRequest {
   days?: readonly string[];
 }
 
+/**
+ * The requests of one route that share their path parameters (one match's plays pages), yielded
+ * together: an incremental build that finds nothing the group reads (`groupReads`) changed carries
+ * its files over from the published build as they stand, without enumerating its requests.
+ */
+export interface PrerenderGroup {
+  readonly params: Readonly<Record<string, string>>;
+  /** Every request of the group, with these params; enumerated only when needed, before the enumerator's next yield. */
+  readonly requests: () => Iterable<PrerenderRequest>;
+}
+
+/** What an enumerator yields: a request, or a group of them. */
+export type Prerendered = PrerenderRequest | PrerenderGroup;
+
+export const isGroup = (p: Prerendered): p is PrerenderGroup => 'requests' in p;
+
+/** Every request an enumerator's groups hold, in order. */
+export function* eachRequest(yielded: Iterable<Prerendered>): Generator<PrerenderRequest> {
+  for (const p of yielded) {
+    if (isGroup(p)) yield* p.requests();
+    else yield p;
+  }
+}
+
 type Fields<T> = { [K in keyof T]: Field<T[K]> };
 
 export interface QueryCheck<Q> {
@@ -104,7 +128,7 @@ export interface RouteDef<P, Q> {
   /** Routes that render without the store (health, the API description). */
   standalone?: (deps: StandaloneDeps, query: Q) => HandlerResult;
   /** The canonical requests to pre-render (CONTRACT §5.1, prerender.ts); absent = never pre-rendered. */
-  prerender?: (store: StoreReader, route: AnyRoute) => Iterable<PrerenderRequest>;
+  prerender?: (store: StoreReader, route: AnyRoute) => Iterable<Prerendered>;
   /**
    * Requests of other routes that this pre-rendered request's file also answers, byte for byte
    * (`/events/ID` is also `/summary?event=ID`).
@@ -115,6 +139,11 @@ export interface RouteDef<P, Q> {
    * when the store's change log touched one of them. Required with `prerender`.
    */
   reads?: (req: PrerenderRequest) => string[];
+  /**
+   * With an enumerator that yields groups: what any request of a group with these path parameters
+   * reads, together (each request's `reads` is a subset). Without it a group is always enumerated.
+   */
+  groupReads?: (params: Readonly<Record<string, string>>) => string[];
   /** Required with `prerender`, and on a route that aliases name. */
   reach?: Reach;
 }

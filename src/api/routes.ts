@@ -46,6 +46,17 @@ const oneMatch = (league: string, id: string) => [
   topic.summary(league, id),
   topic.plays(league, id),
 ];
+/** A match's own response (its summary): everything about it, and its league. */
+const matchResponse = (p: Readonly<Record<string, string>>) => [
+  ...oneMatch(p.league!, p.eventId!),
+  ...leagueLevel(p.league!),
+];
+/** A plays page: its match's progress and plays, and for the important ones which plays are key events. */
+const playsPage = (p: Readonly<Record<string, string>>, important: boolean) => [
+  topic.state(p.league!, p.eventId!),
+  topic.plays(p.league!, p.eventId!),
+  ...(important ? [topic.keyEvents(p.league!, p.eventId!)] : []),
+];
 const league = leagueParam;
 const LEAGUE_ERRORS = [400, 404];
 
@@ -161,7 +172,8 @@ export const ROUTES: readonly AnyRoute[] = [
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => summary(store, params.league, params.eventId, query.fields),
     prerender: pre.events,
-    reads: ({ params: p }) => [...oneMatch(p.league!, p.eventId!), ...leagueLevel(p.league!)],
+    reads: ({ params }) => matchResponse(params),
+    groupReads: matchResponse,
     reach: { level: 'match', hot: plain },
     // One pre-rendered file answers both forms: /events/ID is the summary of event ID.
     aliases: (req) =>
@@ -187,11 +199,8 @@ export const ROUTES: readonly AnyRoute[] = [
     prerender: pre.plays,
     // A plays page reads its match's progress (whether it is live) and its plays; the important ones
     // also which plays the summary names key events. Nothing else of the match's record or summary.
-    reads: ({ params: p, query: q }) => [
-      topic.state(p.league!, p.eventId!),
-      topic.plays(p.league!, p.eventId!),
-      ...(q.important === undefined || q.important === 'false' ? [] : [topic.keyEvents(p.league!, p.eventId!)]),
-    ],
+    reads: ({ params, query: q }) => playsPage(params, !(q.important === undefined || q.important === 'false')),
+    groupReads: (params) => playsPage(params, true),
     reach: {
       level: 'match',
       // The first page, all plays or the important ones.

@@ -8,6 +8,12 @@
 import { LineReader } from '../util/lines.js';
 import nodeFs from 'node:fs';
 
+/** Consecutive lines with one key. */
+export interface Entry {
+  key: string;
+  lines: string[];
+}
+
 export class InStep {
   private readonly lines: LineReader | null;
   /** Entries read ahead, by key, oldest first. */
@@ -18,6 +24,10 @@ export class InStep {
   private done = false;
   /** Entries read from the file so far: after `drain`, all it has. */
   entries = 0;
+  /** The entry a run stopped at (`takeRun`): the next one. */
+  private peeked: Entry | null = null;
+  /** The key of the entry last read ahead into `pending`. */
+  private lastAhead: string | null = null;
 
   constructor(
     file: string | null,
@@ -47,7 +57,12 @@ export class InStep {
   }
 
   /** The next entry in the file, or null at its end. */
-  private entry(): { key: string; lines: string[] } | null {
+  private entry(): Entry | null {
+    if (this.peeked) {
+      const e = this.peeked;
+      this.peeked = null;
+      return e;
+    }
     const known = this.nextKey;
     const first = this.line();
     if (first === null) return null;
@@ -81,6 +96,7 @@ export class InStep {
       if (!e) break;
       if (e.key === key) return e.lines;
       this.pending.set(e.key, e.lines);
+      this.lastAhead = e.key;
       // Oldest first out: what the build passed by long ago has vanished or moved far.
       if (this.pending.size > this.window) {
         const oldest = this.pending.keys().next().value!;
@@ -89,6 +105,26 @@ export class InStep {
       }
     }
     return null;
+  }
+
+  /**
+   * The entries from the next one in the file on that `belongs` (given an entry's key and first
+   * line) says are one group's, taken together; null, taking nothing, when the next entry is not
+   * one of them. A group's entries are consecutive in the file, so reading ahead can have split one
+   * only at the entry it read last: null then too, and the caller takes them one by one.
+   */
+  takeRun(belongs: (key: string, line: string) => boolean): Entry[] | null {
+    const ahead = this.lastAhead === null ? undefined : this.pending.get(this.lastAhead);
+    if (ahead && belongs(this.lastAhead!, ahead[0]!)) return null;
+    const run: Entry[] = [];
+    for (let e = this.entry(); e; e = this.entry()) {
+      if (!belongs(e.key, e.lines[0]!)) {
+        this.peeked = e;
+        break;
+      }
+      run.push(e);
+    }
+    return run.length ? run : null;
   }
 
   /** Read to the end: every entry not taken so far is unclaimed. */

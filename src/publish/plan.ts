@@ -9,7 +9,7 @@ import { formatQuery } from '../api/query.js';
 import type { ResolvedRequest } from '../api/resolve.js';
 import { resolveRoute } from '../api/resolve.js';
 import type { AnyRoute, PrerenderRequest } from '../api/route.js';
-import { matchRoute, routePath, routeSegments, validateQuery } from '../api/route.js';
+import { isGroup, matchRoute, routePath, routeSegments, validateQuery } from '../api/route.js';
 import { ROUTES, ROUTES_BY_NAME } from '../api/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 
@@ -242,14 +242,42 @@ export function defaultSpelling(url: string): RequestForm | null {
   return spellings(form)[0] ?? form;
 }
 
-/** What the plan holds, item by item: cheap, so a build can carry most files over without planning them. */
-export function* planItems(store: StoreReader): Generator<PlanItem> {
+/**
+ * A route's requests that share their path parameters, as its enumerator grouped them (route.ts
+ * `PrerenderGroup`): `path` is every one's request path, and `items` plans them.
+ */
+export interface PlanGroup {
+  route: AnyRoute;
+  params: Readonly<Record<string, string>>;
+  path: string;
+  items: () => Iterable<PlanItem>;
+}
+
+const itemOf = (route: AnyRoute, req: PrerenderRequest): PlanItem =>
+  // A route may name its own file outside the static prefix (`/` is the site's index.html).
+  ({ route, prerender: req, file: route.staticFile ?? fileOfRoute(route, req) });
+
+function* itemsOf(route: AnyRoute, requests: Iterable<PrerenderRequest>): Generator<PlanItem> {
+  for (const req of requests) yield itemOf(route, req);
+}
+
+/** What the plan holds, item by item or group by group: cheap, so a build can carry most files over without planning them. */
+export function* planEntries(store: StoreReader): Generator<PlanItem | PlanGroup> {
   for (const route of ROUTES) {
     if (!route.prerender) continue;
-    for (const req of route.prerender(store, route)) {
-      // A route may name its own file outside the static prefix (`/` is the site's index.html).
-      yield { route, prerender: req, file: route.staticFile ?? fileOfRoute(route, req) };
+    for (const p of route.prerender(store, route)) {
+      if (!isGroup(p)) yield itemOf(route, p);
+      else
+        yield { route, params: p.params, path: routePath(route, p.params), items: () => itemsOf(route, p.requests()) };
     }
+  }
+}
+
+/** What the plan holds, item by item. */
+export function* planItems(store: StoreReader): Generator<PlanItem> {
+  for (const entry of planEntries(store)) {
+    if ('items' in entry) yield* entry.items();
+    else yield entry;
   }
 }
 

@@ -20,8 +20,8 @@ import { FilePlacer } from './place.js';
 import { PreviousManifest, parsePrevious } from './previous.js';
 import { InStep } from './in-step.js';
 import { spooledFile } from './rule-spool.js';
-import { formUrl, planItems, planOf } from './plan.js';
-import type { PlanItem, PlannedFile } from './plan.js';
+import { formUrl, planEntries, planOf } from './plan.js';
+import type { PlanGroup, PlanItem, PlannedFile } from './plan.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import { runJob } from './render-job.js';
 import { RenderPool, storeState } from './render-pool.js';
@@ -134,16 +134,16 @@ export async function writeRelease(
     return asked.changed;
   };
   const recordCarried = (head: CarriedFile) => {
-    const { item, line, spooled } = head;
+    const { line, spooled } = head;
     counts.files++;
     counts.bytes += bytesOf(line);
     // A carried-over file's line is the published one, as it is: same code, same request, same answer.
     manifest.write(`${line}\n`);
-    const rulesCarried = spooled !== null && rules.carry(item.file, spooled, matchChanged, line);
+    const rulesCarried = spooled !== null && rules.carry(head.file, spooled, matchChanged, line);
     // Parsed only when needed: the candidates cannot be carried, or the edge router wants the file's keys.
     if (!rulesCarried || edge) {
       const entry = parsePrevious(line);
-      const file = planOf(item, entry.keys);
+      const file = planOf(itemOfCarried(head), entry.keys);
       if (!rulesCarried) rules.add(file, entry);
       edge?.add(file);
     }
@@ -152,7 +152,10 @@ export async function writeRelease(
   };
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
   type CarriedFile = {
-    item: PlanItem;
+    file: string;
+    /** The file's plan item; null for a file carried over with its group (`group`), which plans it again if need be. */
+    item: PlanItem | null;
+    group: PlanGroup | null;
     line: string;
     spooled: string[] | null;
     linked: true | Promise<boolean>;
@@ -171,7 +174,7 @@ export async function writeRelease(
         }
         // The published file could not be carried over: render it after all, in its place in the order.
         counts.rendered++;
-        const file = planOf(head.item);
+        const file = planOf(itemOfCarried(head));
         const job = jobOf(file, parsePrevious(head.line), head.rec);
         pending[0] = { file, result: runJob(job, store, clock, placer) };
       }
@@ -189,29 +192,55 @@ export async function writeRelease(
       opts.onFile?.(false);
     }
   };
+  // A group of requests nothing it reads changed (a match untouched by the sync) is carried over as
+  // the published manifest lists it, without planning its files. Not with the edge router, which
+  // plans every file for its index.
+  const carriedGroup = (group: PlanGroup) =>
+    scope.kind === 'changes' &&
+    !edge &&
+    group.route.groupReads &&
+    !affected(group.route.groupReads(group.params), scope.topics)
+      ? known.takeRequestsAt(group.path)
+      : null;
   try {
     let planned = 0;
     opts.onPlanned?.(previousFiles);
-    for (const item of planItems(store)) {
-      if (++planned > previousFiles) opts.onPlanned?.(1);
-      // Each of these is read in step with the plan, so each is asked about every file.
-      const line = known.findLine(item.file);
-      if (line === null && previous) placedLate.add(item.file);
-      const rec = recycler?.claim(item.file, line) ?? null;
-      const spooled = carried?.take(item.file) ?? null;
-      if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
-        const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
-        pending.push({ item, line, spooled, linked, rec });
-      } else {
-        const file = planOf(item);
-        counts.rendered++;
-        const pool = await poolNow();
-        const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
-        pending.push({ file, result: pool ? pool.run(job) : runJob(job, store, clock, placer) });
+    for (const entry of planEntries(store)) {
+      const group = 'items' in entry ? entry : null;
+      const run = group && carriedGroup(group);
+      if (run) {
+        for (const [file, line] of run) {
+          if (++planned > previousFiles) opts.onPlanned?.(1);
+          const rec = recycler?.claim(file, line) ?? null;
+          const spooled = carried?.take(file) ?? null;
+          const linked = placer.standsAsIs(rec) || placer.keep(file, rec);
+          pending.push({ file, item: null, group, line, spooled, linked, rec });
+          const window = threads.pool ? IN_FLIGHT : IN_PROCESS;
+          if (pending.length > window) await settle(window >> 1);
+        }
+        continue;
       }
-      // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
-      const window = threads.pool ? IN_FLIGHT : IN_PROCESS;
-      if (pending.length > window) await settle(window >> 1);
+      for (const item of group ? group.items() : [entry as PlanItem]) {
+        if (++planned > previousFiles) opts.onPlanned?.(1);
+        // Each of these is read in step with the plan, so each is asked about every file.
+        const line = known.findLine(item.file);
+        if (line === null && previous) placedLate.add(item.file);
+        const rec = recycler?.claim(item.file, line) ?? null;
+        const spooled = carried?.take(item.file) ?? null;
+        if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
+          const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
+          pending.push({ file: item.file, item, group: null, line, spooled, linked, rec });
+        } else {
+          const file = planOf(item);
+          counts.rendered++;
+          const pool = await poolNow();
+          const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
+          pending.push({ file, result: pool ? pool.run(job) : runJob(job, store, clock, placer) });
+        }
+        // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
+        const window = threads.pool ? IN_FLIGHT : IN_PROCESS;
+        if (pending.length > window) await settle(window >> 1);
+      }
     }
     await settle(0);
     known.drain();
@@ -285,6 +314,14 @@ async function startPool(
   if (workers < 1 || opts.fs) return null;
   const setup = { db: store.db.name, release, previous, reuse, start, clock: clock().toISOString() };
   return RenderPool.start(workers, setup, storeState(store));
+}
+
+/** A carried file's plan item: its own, or found among its group's (only when the carry needs it). */
+function itemOfCarried(head: { file: string; item: PlanItem | null; group: PlanGroup | null }): PlanItem {
+  if (head.item) return head.item;
+  for (const item of head.group?.items() ?? []) if (item.file === head.file) return item;
+  // The group is unchanged since the published build, whose manifest listed this file among its files.
+  throw new Error(`${head.file}: not a file of its group`);
 }
 
 /** A route without `reads` is rendered every time: nothing says what it depends on. */

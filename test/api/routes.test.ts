@@ -4,7 +4,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchRoute } from '../../src/api/route.js';
+import { isGroup, matchRoute } from '../../src/api/route.js';
 import { ROUTES, openApiDocument } from '../../src/api/routes.js';
 import { buildPlan, formUrl } from '../../src/publish/plan.js';
 import type { StoreReader } from '../../src/store/read/reader.js';
@@ -289,5 +289,26 @@ describe('route table', () => {
     expect(viaSummary.status).toBe(200);
     expect(viaSummary.body.equals(viaEvent.body)).toBe(true);
     expect(viaSummary.headers).toEqual(viaEvent.headers);
+  });
+
+  it("groups each match's event and plays requests, and each request reads no more than its group says", () => {
+    let requests = 0;
+    const groupedRoutes = new Set<string>();
+    for (const route of ROUTES) {
+      for (const p of route.prerender?.(store, route) ?? []) {
+        if (!isGroup(p)) continue;
+        groupedRoutes.add(route.name);
+        expect(route.groupReads, route.name).toBeDefined();
+        const together = new Set(route.groupReads!(p.params));
+        for (const req of p.requests()) {
+          requests++;
+          expect(req.params).toEqual(p.params);
+          for (const t of route.reads!(req))
+            expect(together.has(t), `${route.name} ${JSON.stringify(req)}: ${t}`).toBe(true);
+        }
+      }
+    }
+    expect([...groupedRoutes].sort()).toEqual(['event', 'plays']);
+    expect(requests).toBeGreaterThan(8);
   });
 });

@@ -3,7 +3,7 @@ import { render } from '../../../src/api/render.js';
 import type { ApiResponse } from '../../../src/api/render.js';
 import { formatQuery } from '../../../src/api/query.js';
 import type { AnyRoute, PrerenderRequest } from '../../../src/api/route.js';
-import { routePath } from '../../../src/api/route.js';
+import { eachRequest, routePath } from '../../../src/api/route.js';
 import { ROUTES } from '../../../src/api/routes.js';
 import { StoreReader } from '../../../src/store/read/reader.js';
 import { expect } from 'vitest';
@@ -14,7 +14,7 @@ export const urlOf = (route: AnyRoute, req: PrerenderRequest) => routePath(route
 
 export function* prerendered(store: StoreReader): Generator<{ route: AnyRoute; url: string }> {
   for (const route of ROUTES) {
-    for (const req of route.prerender?.(store, route) ?? []) yield { route, url: urlOf(route, req) };
+    for (const req of eachRequest(route.prerender?.(store, route) ?? [])) yield { route, url: urlOf(route, req) };
   }
 }
 
