@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { isGroup } from '../../src/api/route.js';
+import { ROUTES } from '../../src/api/routes.js';
 import { currentRelease } from '../../src/publish/release.js';
 import { buildInto, demoStore, treeState } from './helpers.js';
 import { deleteMatch, editStore } from '../helpers/store.js';
@@ -147,6 +149,36 @@ describe('incremental build', () => {
     expect((await renderedAfter(['match', 'summary', 'state'])) - any).toBe(
       (await renderedAfter(['match', 'summary'])) - any + plays.length,
     );
+  });
+
+  it("enumerates the requests of the matches a sync touched only: every other match's files are carried over as a group", async () => {
+    const { league, id } = pickMatch();
+    // Which matches' requests the build asks each grouped route's enumerator for.
+    const asked = new Map<string, string[]>();
+    const spies = ROUTES.filter((r) => r.groupReads).map((route) => {
+      const enumerate = route.prerender!;
+      return vi.spyOn(route, 'prerender').mockImplementation(function* (store, r) {
+        for (const p of enumerate(store, r)) {
+          if (!isGroup(p)) yield p;
+          else
+            yield {
+              params: p.params,
+              requests: () => {
+                asked.set(route.name, [...(asked.get(route.name) ?? []), `${p.params.league}/${p.params.eventId}`]);
+                return p.requests();
+              },
+            };
+        }
+      });
+    });
+    try {
+      editStore(db, () => {}, [['plays', league, id]]);
+      const { summary } = await buildInto(db, out);
+      expect(summary.mode).toBe('incremental');
+      expect(Object.fromEntries(asked)).toEqual({ event: [`${league}/${id}`], plays: [`${league}/${id}`] });
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it("renders the pages of all fixtures that list a changed day's matches, and all of them when the order moves", async () => {
