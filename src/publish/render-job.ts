@@ -8,6 +8,9 @@ import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { FilePlacer, Placed } from './place.js';
 import type { RecycledFile } from './recycle.js';
+import { formatQuery } from '../api/query.js';
+import type { ManifestEntry } from './manifest.js';
+import type { PlannedFile } from './plan.js';
 
 /** Plain data, so it crosses to a worker as is. */
 export interface RenderJob {
@@ -53,4 +56,21 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
   } catch (err) {
     return { ok: false, error: `${job.file}: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+/** The job that renders a planned file (resolved when it was planned), with what the published release says of it. */
+export function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledFile | null): RenderJob {
+  const { path: urlPath, query } = file.request;
+  if (!file.resolved) throw new Error(`${file.file}: rendered without resolving its request`);
+  return {
+    file: file.file,
+    route: file.route.name,
+    path: urlPath,
+    rawQuery: formatQuery(Object.fromEntries(query)).slice(1),
+    params: file.resolved.params,
+    query: file.resolved.query,
+    key: file.resolved.key!,
+    before: before && { etag: before.etag, bytes: before.bytes },
+    recycled,
+  };
 }

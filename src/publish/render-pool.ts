@@ -8,6 +8,9 @@ import { moduleWorker } from '../util/worker.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import type { ReleaseStart } from './recycle.js';
+import os from 'node:os';
+import type { Clock } from '../util/time.js';
+import type { BuildOptions } from './build.js';
 
 export interface WorkerSetup {
   db: string;
@@ -128,4 +131,23 @@ export class RenderPool {
       ),
     );
   }
+}
+
+/**
+ * Render workers when they are worth starting (`workers`, default: one per core) and can be: a
+ * build that writes through an injected file system renders in its own thread.
+ */
+export async function startPool(
+  store: StoreReader,
+  release: string,
+  previous: string | null,
+  reuse: boolean,
+  start: ReleaseStart,
+  clock: Clock,
+  opts: BuildOptions,
+): Promise<RenderPool | null> {
+  const workers = opts.workers ?? os.availableParallelism();
+  if (workers < 1 || opts.fs) return null;
+  const setup = { db: store.db.name, release, previous, reuse, start, clock: clock().toISOString() };
+  return RenderPool.start(workers, setup, storeState(store));
 }

@@ -4,8 +4,6 @@
  * the edge router and build.json beside them.
  */
 import path from 'node:path';
-import os from 'node:os';
-import { formatQuery } from '../api/query.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { OutputFs } from '../util/lines.js';
@@ -22,9 +20,10 @@ import { InStep } from './in-step.js';
 import { spooledFile } from './rule-spool.js';
 import { formUrl, planEntries, planOf } from './plan.js';
 import type { PlanGroup, PlanItem, PlannedFile } from './plan.js';
-import type { JobResult, RenderJob } from './render-job.js';
-import { runJob } from './render-job.js';
-import { RenderPool, storeState } from './render-pool.js';
+import type { JobResult } from './render-job.js';
+import { jobOf, runJob } from './render-job.js';
+import { startPool } from './render-pool.js';
+import type { RenderPool } from './render-pool.js';
 import { MANIFEST_FILE, carryFile } from './release.js';
 import { RulePlanner } from './rules.js';
 import type { Router } from './rule-settings.js';
@@ -32,7 +31,7 @@ import { copyAssets } from '../frontdoor/assets.js';
 import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
-import type { RecycledFile, Recycler, ReleaseStart } from './recycle.js';
+import type { RecycledFile, Recycler } from './recycle.js';
 
 const MAX_REPORTED_FAILURES = 20;
 
@@ -202,6 +201,8 @@ export async function writeRelease(
     !affected(group.route.groupReads(group.params), scope.topics)
       ? known.takeRequestsAt(group.path)
       : null;
+  // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
+  const window = () => (threads.pool ? IN_FLIGHT : IN_PROCESS);
   try {
     let planned = 0;
     opts.onPlanned?.(previousFiles);
@@ -215,8 +216,7 @@ export async function writeRelease(
           const spooled = carried?.take(file) ?? null;
           const linked = placer.standsAsIs(rec) || placer.keep(file, rec);
           pending.push({ file, item: null, group, line, spooled, linked, rec });
-          const window = threads.pool ? IN_FLIGHT : IN_PROCESS;
-          if (pending.length > window) await settle(window >> 1);
+          if (pending.length > window()) await settle(window() >> 1);
         }
         continue;
       }
@@ -237,9 +237,7 @@ export async function writeRelease(
           const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
           pending.push({ file, result: pool ? pool.run(job) : runJob(job, store, clock, placer) });
         }
-        // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
-        const window = threads.pool ? IN_FLIGHT : IN_PROCESS;
-        if (pending.length > window) await settle(window >> 1);
+        if (pending.length > window()) await settle(window() >> 1);
       }
     }
     await settle(0);
@@ -280,41 +278,6 @@ export const POOL_AFTER = 4096;
 const IN_FLIGHT = 512;
 /** Writes in flight when the build renders in its own thread. */
 const IN_PROCESS = 32;
-
-function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledFile | null): RenderJob {
-  const { path: urlPath, query } = file.request;
-  if (!file.resolved) throw new Error(`${file.file}: rendered without resolving its request`);
-  return {
-    file: file.file,
-    route: file.route.name,
-    path: urlPath,
-    rawQuery: formatQuery(Object.fromEntries(query)).slice(1),
-    params: file.resolved.params,
-    query: file.resolved.query,
-    key: file.resolved.key!,
-    before: before && { etag: before.etag, bytes: before.bytes },
-    recycled,
-  };
-}
-
-/**
- * Render workers when they are worth starting (`workers`, default: one per core) and can be: a
- * build that writes through an injected file system renders in its own thread.
- */
-async function startPool(
-  store: StoreReader,
-  release: string,
-  previous: string | null,
-  reuse: boolean,
-  start: ReleaseStart,
-  clock: Clock,
-  opts: BuildOptions,
-): Promise<RenderPool | null> {
-  const workers = opts.workers ?? os.availableParallelism();
-  if (workers < 1 || opts.fs) return null;
-  const setup = { db: store.db.name, release, previous, reuse, start, clock: clock().toISOString() };
-  return RenderPool.start(workers, setup, storeState(store));
-}
 
 /** A carried file's plan item: its own, or found among its group's (only when the carry needs it). */
 function itemOfCarried(head: { file: string; item: PlanItem | null; group: PlanGroup | null }): PlanItem {
