@@ -69,7 +69,10 @@ export interface PrerenderRequest {
  */
 export interface PrerenderGroup {
   readonly params: Readonly<Record<string, string>>;
-  /** Every request of the group, with these params; enumerated only when needed, before the enumerator's next yield. */
+  /**
+   * Every request of the group, with these params; enumerated only when needed, at any time while the
+   * build reads the store (so not from a statement the enumerator keeps open).
+   */
   readonly requests: () => Iterable<PrerenderRequest>;
 }
 

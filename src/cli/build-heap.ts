@@ -42,9 +42,9 @@ export function needsBoundedHeap(scope: BuildScope): boolean {
 
 /**
  * A build that runs in the command's own process is a small one (the day step at demo scale 4: about
- * a second, process start included). There, TurboFan's inlining costs more than it saves: its
- * compile jobs took about 0.45 s of CPU on V8's background threads, against a build thread of about
- * 1.1 s on a 2-core machine (perf), and without inlining that build takes 6 % less time. A build
+ * a second, process start included). There, TurboFan's inlining costs more than it saves: V8's
+ * background threads, mostly TurboFan's compile jobs, took about 0.5 s of CPU beside a build thread
+ * of about 1.1 s on a 2-core machine (perf), and without inlining that build takes 6 % less time. A build
  * in the bounded process renders for seconds to minutes, and keeps it.
  */
 export const SHORT_BUILD_V8_FLAGS = '--no-turbo-inlining';

@@ -244,12 +244,11 @@ export function defaultSpelling(url: string): RequestForm | null {
 
 /**
  * A route's requests that share their path parameters, as its enumerator grouped them (route.ts
- * `PrerenderGroup`): `path` is every one's request path, and `items` plans them.
+ * `PrerenderGroup`); `items` plans them.
  */
 export interface PlanGroup {
   route: AnyRoute;
   params: Readonly<Record<string, string>>;
-  path: string;
   items: () => Iterable<PlanItem>;
 }
 
@@ -267,8 +266,7 @@ export function* planEntries(store: StoreReader): Generator<PlanItem | PlanGroup
     if (!route.prerender) continue;
     for (const p of route.prerender(store, route)) {
       if (!isGroup(p)) yield itemOf(route, p);
-      else
-        yield { route, params: p.params, path: routePath(route, p.params), items: () => itemsOf(route, p.requests()) };
+      else yield { route, params: p.params, items: () => itemsOf(route, p.requests()) };
     }
   }
 }

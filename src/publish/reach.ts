@@ -80,18 +80,14 @@ export class ReachPolicy {
 
   /** Distances by day: a build asks about a few hundred days, once per candidate. */
   private readonly distances = new Map<string, number>();
-  /** The last day asked about: a match's candidates come together, and a comparison costs less than a look-up. */
-  private last: { day: string; distance: number } | null = null;
 
   private distanceTo(day: string): number {
-    if (this.last?.day === day) return this.last.distance;
     let distance = this.distances.get(day);
     if (distance === undefined) {
       const d = parseYmd(day);
       distance = d ? Math.abs(Math.floor(d.getTime() / DAY_MS) - this.day) : FAR;
       if (this.distances.size < 1 << 16) this.distances.set(day, distance);
     }
-    this.last = { day, distance };
     return distance;
   }
 

@@ -14,6 +14,7 @@ import type { BuildInfo } from './build-info.js';
 import { BUILD_INFO_FILE, buildInfoJson } from './build-info.js';
 import type { BuildScope } from './scope.js';
 import { affected, topic } from '../api/reads.js';
+import { routePath } from '../api/route.js';
 import { FilePlacer } from './place.js';
 import { PreviousManifest, parsePrevious } from './previous.js';
 import { InStep } from './in-step.js';
@@ -199,7 +200,7 @@ export async function writeRelease(
     !edge &&
     group.route.groupReads &&
     !affected(group.route.groupReads(group.params), scope.topics)
-      ? known.takeRequestsAt(group.path)
+      ? known.takeRequestsAt(routePath(group.route, group.params))
       : null;
   // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
   const window = () => (threads.pool ? IN_FLIGHT : IN_PROCESS);
