@@ -9,17 +9,22 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../../src/cli/build-heap.js';
+import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV, boundedEnv } from '../../src/cli/build-heap.js';
 import { ROOT, editStore, tempDir } from '../helpers/store.js';
 import { demoStore } from '../publish/helpers.js';
 
 const BIN = path.join(ROOT, 'bin/fds.js');
 const compiled = fs.existsSync(path.join(ROOT, 'build/cli/build-heap.js'));
 
-/** What a process `fds build` started had: its V8 flags and glibc's mmap threshold from its environment. */
+/**
+ * What a process `fds build` started had: its V8 flags and glibc's mmap threshold from its environment,
+ * and the size of libuv's pool it ended with (bin/fds.js sets it after the probe has run).
+ */
 interface Started {
+  pid: number;
   flags: string[];
   malloc: string | null;
+  pool: string | null;
 }
 
 describe.skipIf(!compiled)('bin/fds.js build', () => {
@@ -27,24 +32,35 @@ describe.skipIf(!compiled)('bin/fds.js build', () => {
    * Run `fds build` through bin/fds.js; every process it starts records its V8 flags and its malloc
    * setting through a probe module (workers aside).
    */
-  function buildWithProbe(db: string, out: string): { res: SpawnSyncReturns<string>; starts: Started[] } {
+  function buildWithProbe(
+    db: string,
+    out: string,
+    env: NodeJS.ProcessEnv = {},
+  ): { res: SpawnSyncReturns<string>; starts: Started[] } {
     const probe = path.join(tempDir('fds-bin-'), 'probe.mjs');
     const seen = `${probe}.ndjson`;
     fs.writeFileSync(
       probe,
       `import fs from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-const started = { flags: process.execArgv, malloc: process.env.MALLOC_MMAP_THRESHOLD_ ?? null };
-if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(started) + '\\n');`,
+const started = { pid: process.pid, flags: process.execArgv, malloc: process.env.MALLOC_MMAP_THRESHOLD_ ?? null };
+const pool = () => ({ pid: process.pid, pool: process.env.UV_THREADPOOL_SIZE ?? null });
+if (isMainThread) {
+  fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(started) + '\\n');
+  process.on('exit', () => fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(pool()) + '\\n'));
+}`,
     );
     const res = spawnSync(process.execPath, ['--import', probe, BIN, 'build', '--db', db, '--out', out], {
       encoding: 'utf8',
+      env: { ...process.env, ...env },
     });
-    const starts = fs
+    const lines = fs
       .readFileSync(seen, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as Started);
+      .map((l) => JSON.parse(l) as Partial<Started>);
+    const pools = new Map(lines.filter((l) => 'pool' in l).map((l) => [l.pid, l.pool ?? null]));
+    const starts = lines.filter((l) => 'flags' in l).map((l) => ({ ...l, pool: pools.get(l.pid) ?? null }) as Started);
     return { res, starts };
   }
 
@@ -59,6 +75,8 @@ if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(star
     expect(starts).toHaveLength(2);
     expect(starts[1]!.flags).toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
     expect(starts.map((s) => s.malloc)).toEqual([null, BUILD_MALLOC_ENV.MALLOC_MMAP_THRESHOLD_]);
+    // libuv's pool: one thread for the command, the default (no setting) for the bounded build.
+    expect(starts.map((s) => s.pool)).toEqual(['1', null]);
   });
 
   it('makes a small incremental build in its own process, without starting again', async () => {
@@ -85,6 +103,16 @@ if (isMainThread) fs.appendFileSync(${JSON.stringify(seen)}, JSON.stringify(star
     expect(res.stdout).toMatch(/^build: .* incremental: \d+ rendered.* published /m);
     expect(starts).toHaveLength(1);
     expect(starts[0]!.flags).not.toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
+    expect(starts[0]!.pool).toBe('1');
+  });
+
+  it("leaves libuv's pool as the user set it, in the command and in the bounded build", async () => {
+    const db = await demoStore({ leagues: ['eng.1'], scale: 0.05 });
+    const out = path.join(tempDir('fds-bin-'), 'dist');
+    const { res, starts } = buildWithProbe(db, out, { UV_THREADPOOL_SIZE: '3' });
+    expect(res.status, res.stderr).toBe(0);
+    expect(starts.map((s) => s.pool)).toEqual(['3', '3']);
+    expect(boundedEnv({ UV_THREADPOOL_SIZE: '3' }).UV_THREADPOOL_SIZE).toBe('3');
   });
 
   it("passes the build's exit code on: 2 for a usage error, 1 for a failed build", () => {
