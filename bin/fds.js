@@ -3,15 +3,18 @@
 // This file is CommonJS (bin/package.json): it runs before the ES module loader, whose first read of
 // a file starts libuv's thread pool, so the pool's size can still be chosen here.
 
-/** Set for a `fds build` whose pool size this file chose (src/cli/build-heap.ts gives a bounded build libuv's default back). */
+// Names src/cli/build-heap.ts gives (it cannot be imported here, before the module loader runs):
+/** Set for a `fds build` whose pool size this file chose: the bounded build gets libuv's default back. */
 const SMALL_POOL = 'FDS_BUILD_SMALL_POOL';
+/** Set in the bounded build, which has its own pool setting. */
+const BOUNDED = 'FDS_BUILD_HEAP';
 
 // `fds build` after a sync is a small incremental build in this process (build-heap.ts). Its
 // background writes (manifest, rule spool, response files) run on libuv's pool; with the default
 // four threads they took CPU from the build's own thread on two cores. With one thread the day step
 // at demo scale 4 took 0.03–0.07 s less (medians of four sets of 9–15 interleaved runs, of about
 // 1.1 s). A user's own setting wins.
-if (process.argv[2] === 'build' && process.env.UV_THREADPOOL_SIZE === undefined && !process.env.FDS_BUILD_HEAP) {
+if (process.argv[2] === 'build' && process.env.UV_THREADPOOL_SIZE === undefined && !process.env[BOUNDED]) {
   process.env.UV_THREADPOOL_SIZE = '1';
   process.env[SMALL_POOL] = '1';
 }

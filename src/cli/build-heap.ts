@@ -26,19 +26,19 @@ export const BUILD_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-/** Set in the process started with the flags. */
+/** Set in the process started with the flags. bin/fds.js names it too: it runs before any module can be imported. */
 const BOUNDED = 'FDS_BUILD_HEAP';
 
 /**
  * Set when bin/fds.js gave `fds build` a libuv pool of one thread, for a small build in its own
  * process. A build in the bounded process gets libuv's default back: a full build at scale 4 was
  * no faster with one thread (12.4–13.6 s against 12.2–15.0 s, three pairs), and its render workers
- * share the pool.
+ * share the pool. Named in bin/fds.js too; test/cli/bin.test.ts checks both processes' pools end to end.
  */
 const SMALL_POOL = 'FDS_BUILD_SMALL_POOL';
 
 /** The bounded process's environment: this one's, with the heap's settings, and libuv's pool as the user left it. */
-export function boundedEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function boundedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...BUILD_MALLOC_ENV, ...env, [BOUNDED]: '1' };
   if (env[SMALL_POOL]) {
     delete out.UV_THREADPOOL_SIZE;
@@ -78,7 +78,7 @@ export function runBounded(): Promise<number> {
   // The IPC channel closes when this process ends however it ends, which the build takes as its end too.
   const child = spawn(process.execPath, args, {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: boundedEnv(),
+    env: boundedEnv(process.env),
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   for (const signal of SIGNALS) process.on(signal, forward);
