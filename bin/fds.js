@@ -12,7 +12,7 @@ const BOUNDED = 'FDS_BUILD_HEAP';
 // `fds build` after a sync is a small incremental build in this process (build-heap.ts). Its
 // background writes (manifest, rule spool, response files) run on libuv's pool; with the default
 // four threads they took CPU from the build's own thread on two cores. With one thread the day step
-// at demo scale 4 took 0.03–0.07 s less (medians of four sets of 9–15 interleaved runs, of about
+// at demo scale 4 took 0.02–0.07 s less (medians of five sets of 9–15 interleaved runs, of about
 // 1.1 s). A user's own setting wins.
 if (process.argv[2] === 'build' && process.env.UV_THREADPOOL_SIZE === undefined && !process.env[BOUNDED]) {
   process.env.UV_THREADPOOL_SIZE = '1';
