@@ -62,6 +62,29 @@ export class Admission {
     }
   }
 
+  /** Places in the offer order for `n` candidates offered later (`hold`), in a run. */
+  reserve(n: number): number {
+    const first = this.offered;
+    this.offered += n;
+    return first;
+  }
+
+  /**
+   * A candidate offered late, at the place `reserve` kept for it, once the counts of every priority
+   * set the cut: held only if the cut may admit it. The pruning in `offer` let go of no priority the
+   * cut admits (the candidates offered in time alone filled the budget below it).
+   */
+  hold(p: number, seq: number, line: string, cut: Cut): void {
+    if (p > cut.below || p >= this.ceiling) return;
+    let bucket = this.held.get(p);
+    if (!bucket) {
+      bucket = [];
+      this.held.set(p, bucket);
+    }
+    bucket.push({ seq, line: Buffer.from(line, 'utf8') });
+    this.count++;
+  }
+
   /**
    * The admitted candidates' lines in spool order, given the cut the counts of every priority set:
    * made one at a time, as the caller writes each out.
@@ -69,6 +92,8 @@ export class Admission {
   *admitted(cut: Cut): Generator<string> {
     const out: Held[] = [];
     for (const [p, bucket] of this.held) {
+      // Those held late (`hold`) go in their places: at the cut, the first in order are admitted.
+      if (p === cut.below) bucket.sort((a, b) => a.seq - b.seq);
       const n = p < cut.below ? bucket.length : p === cut.below ? Math.min(cut.atCut, bucket.length) : 0;
       for (let i = 0; i < n; i++) out.push(bucket[i]!);
     }

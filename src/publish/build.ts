@@ -208,10 +208,11 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       if (nothingChanged) {
         if (recycler) await recycler.giveBack();
         else fs.rmSync(temp, { recursive: true, force: true });
-        fs.rmSync(carryFile(temp), { force: true });
+        fs.rmSync(carryFile(temp), { recursive: true, force: true });
         release = previous;
       } else {
         release = publish(layout, temp);
+        fs.rmSync(carryFile(release), { recursive: true, force: true });
         fs.renameSync(carryFile(temp), carryFile(release));
         const base = opts.full ? null : previous;
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
@@ -249,7 +250,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       fs.rmSync(temp, { recursive: true, force: true });
       fs.rmSync(`${temp}-rules`, { recursive: true, force: true });
       for (const file of Object.values(discardedFiles(temp))) fs.rmSync(file, { force: true });
-      fs.rmSync(carryFile(temp), { force: true });
+      fs.rmSync(carryFile(temp), { recursive: true, force: true });
     }
     unlock();
   }

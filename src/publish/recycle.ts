@@ -190,7 +190,9 @@ export class Recycler {
     const aside = discardedFiles(temp);
     if (fs.existsSync(carryFile(from))) fs.renameSync(carryFile(from), aside.carry);
     fs.renameSync(path.join(temp, MANIFEST_FILE), aside.manifest);
-    const discarded = Promise.all([aside.manifest, aside.carry].map((f) => fs.promises.rm(f, { force: true }))).then(
+    const discarded = Promise.all(
+      [aside.manifest, aside.carry].map((f) => fs.promises.rm(f, { recursive: true, force: true })),
+    ).then(
       () => undefined,
       () => undefined,
     );

@@ -126,9 +126,10 @@ export function lineageFile(release: string): string {
 }
 
 /**
- * Beside each release: the rule candidates its build spooled, with what their priorities depend on
- * (rule-spool.ts), which the next build carries untouched files' candidates over from. It goes when
- * the release goes; without it a build plans every file, as it would anyway.
+ * Beside each release: a directory of the rule candidates its build spooled, in segments, with what
+ * their priorities depend on (rule-spool.ts, spool-segments.ts), which the next build carries
+ * untouched files' candidates over from. It goes when the release goes; without it a build plans
+ * every file, as it would anyway.
  */
 export function carryFile(release: string): string {
   return `${release}.carry`;
@@ -201,7 +202,7 @@ export function pruneReleases(layout: ReleaseLayout, keep = 2): string[] {
   for (const dir of drop) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(lineageFile(dir), { force: true });
-    fs.rmSync(carryFile(dir), { force: true });
+    fs.rmSync(carryFile(dir), { recursive: true, force: true });
   }
   return drop;
 }

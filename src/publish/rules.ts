@@ -50,6 +50,9 @@ import { UNCARRIED, noReach } from './reach.js';
 import { ROUTES_BY_NAME } from '../api/routes.js';
 import type { Carried } from './rule-spool.js';
 import { carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
+import type { Rank, SegmentSummary } from './spool-segments.js';
+import { SegmentWriter } from './spool-segments.js';
+import { LinkedSegments } from './linked-segments.js';
 import { Admission, cutoff } from './admission.js';
 import { parsePrevious } from './previous.js';
 import { ASSET_DIR, ASSET_HEADERS } from '../frontdoor/paths.js';
@@ -77,7 +80,8 @@ export interface RuleStats {
  * within the budget (in plan order within a priority, so the output is reproducible) and writes the rules.
  */
 export class RulePlanner {
-  private readonly spool: LineWriter;
+  private readonly spool: SegmentWriter;
+  private readonly linked: LinkedSegments;
   /** With the edge router every file is reachable, so every file needs its headers. */
   private readonly allHeaders: LineWriter | null;
   private readonly perPriority = new Map<number, number>();
@@ -96,13 +100,20 @@ export class RulePlanner {
     private readonly fs: OutputFs = nodeFs,
   ) {
     this.admission = new Admission(budget);
+    const tally = { perPriority: this.perPriority, counted: this.counted, addRoute: (n: string) => this.addRoute(n) };
+    this.linked = new LinkedSegments(reach, this.admission, tally);
     this.fs.mkdirSync(workDir, { recursive: true });
     // Written in the background: it is read only by the next build.
-    this.spool = new LineWriter(path.join(workDir, 'candidates.tsv'), this.fs, true);
+    this.spool = new SegmentWriter(path.join(workDir, 'spool'), this.fs);
     this.allHeaders = router === 'edge' ? new LineWriter(path.join(workDir, 'headers.txt'), this.fs) : null;
   }
 
-  add(planned: PlannedFile, headers: { etag: string; cacheControl: string; contentType: string }): void {
+  /** `segment`: the spool segment the file's candidates go to (spool-segments.ts). */
+  add(
+    planned: PlannedFile,
+    headers: { etag: string; cacheControl: string; contentType: string },
+    segment: string,
+  ): void {
     const { file } = planned;
     if (!file.startsWith(`${STATIC_PREFIX}/`)) {
       // Outside `_s/` no blanket block gives the type and CORS: the file's own block does.
@@ -153,7 +164,9 @@ export class RulePlanner {
         cacheControl,
         request,
       });
-      this.spool.write(line);
+      const rank: Rank = { offered: k >= 0, shortest: one, level, hotq, day, live };
+      const carriable = file.startsWith(`${STATIC_PREFIX}/`) && hotq !== UNCARRIED;
+      this.spool.write(segment, file, line, rank, route, carriable);
       if (k >= 0) this.admission.offer(p, line);
       return p;
     };
@@ -180,6 +193,7 @@ export class RulePlanner {
     lines: readonly string[],
     changed: (league: string, id: string) => boolean,
     manifestLine: string,
+    segment: string,
   ): boolean {
     if (!file.startsWith(`${STATIC_PREFIX}/`)) return false;
     const carried: Carried[] = [];
@@ -199,21 +213,33 @@ export class RulePlanner {
       const hot = c.shortest === 1 && this.reach.hotOf(c);
       const p = this.reach.priorityOf(c, c.shortest === 1, hot);
       const line = carriedLine(c, moved);
-      this.spool.write(line);
+      const { k, shortest, level, hotq, day, live } = c;
+      this.spool.write(segment, file, line, { offered: k >= 0, shortest, level, hotq, day, live }, c.route, true);
       if (c.k >= 0) this.admission.offer(p, line);
       if (c.shortest) {
         this.counted.requests++;
         if (hot) this.counted.hot++;
       }
       if (c.k < 0) continue;
-      if (!this.routes.has(c.route)) {
-        const route = ROUTES_BY_NAME.get(c.route);
-        if (route && Object.keys(route.query).length) this.routes.set(c.route, route);
-      }
+      this.addRoute(c.route);
       this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
     }
     if (this.allHeaders) this.allHeaders.write(headerBlock(file, parsePrevious(manifestLine)));
     return true;
+  }
+
+  /**
+   * A segment of the published spool (in `from`) whose files are all carried over untouched: linked
+   * as it is, its candidates counted from its summary (linked-segments.ts).
+   */
+  link(from: string, summary: SegmentSummary): void {
+    this.linked.add(this.spool.link(from, summary), summary);
+  }
+
+  private addRoute(name: string): void {
+    if (this.routes.has(name)) return;
+    const route = ROUTES_BY_NAME.get(name);
+    if (route && Object.keys(route.query).length) this.routes.set(name, route);
   }
 
   /** Every spooled candidate on file (the next build carries them over); fails if a write did. */
@@ -240,6 +266,7 @@ export class RulePlanner {
     // checkBudget() made room for the escapes of every route and every page rule, so this is never negative.
     const room = this.budget - escapes.length - pages.length - 1;
     const cut = cutoff(this.perPriority, room);
+    this.linked.holdAdmitted(this.spool.dir, cut, this.fs);
     const maxK = Math.max(0, ...escapes.map((e) => e.k));
     // The admitted literals by their number of conditions, written out as they come (the heap of a
     // large build has little room to spare at its end).
@@ -283,7 +310,12 @@ export class RulePlanner {
     for (const rule of pages) out.write(`${rule}\n`);
     out.write(`/* ${isFunction(this.fallback) ? this.fallback : `${this.fallback}/:splat`} 200!\n`);
     out.close();
-    if (spoolTo) this.fs.renameSync(this.spool.file, spoolTo);
+    this.spool.finish();
+    if (spoolTo) {
+      // What a build killed before it cleaned up may have left there.
+      this.fs.rmSync(spoolTo, { recursive: true, force: true });
+      this.fs.renameSync(this.spool.dir, spoolTo);
+    }
     this.fs.rmSync(this.workDir, { recursive: true, force: true });
     return {
       total: literals + escapes.length + pages.length + 1,

@@ -8,7 +8,6 @@ import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { OutputFs } from '../util/lines.js';
 import { LineWriter, countLines } from '../util/lines.js';
-import type { ManifestEntry } from './manifest.js';
 import { bytesOf, manifestLine } from './manifest.js';
 import type { BuildInfo } from './build-info.js';
 import { BUILD_INFO_FILE, buildInfoJson } from './build-info.js';
@@ -17,8 +16,9 @@ import { affected, topic } from '../api/reads.js';
 import { routePath } from '../api/route.js';
 import { FilePlacer } from './place.js';
 import { PreviousManifest, parsePrevious } from './previous.js';
-import { InStep } from './in-step.js';
-import { spooledFile } from './rule-spool.js';
+import { FileDigest, SegmentKeys } from './spool-segments.js';
+import { SpoolSegments } from './spool-reader.js';
+import type { SegmentSummary } from './spool-segments.js';
 import { formUrl, planEntries, planOf } from './plan.js';
 import type { PlanGroup, PlanItem, PlannedFile } from './plan.js';
 import type { JobResult } from './render-job.js';
@@ -32,7 +32,9 @@ import { copyAssets } from '../frontdoor/assets.js';
 import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
-import type { RecycledFile, Recycler } from './recycle.js';
+import type { Recycler } from './recycle.js';
+import type { Answer, CarriedFile, Run } from './carried-file.js';
+import { itemOfCarried } from './carried-file.js';
 
 const MAX_REPORTED_FAILURES = 20;
 
@@ -92,7 +94,7 @@ export async function writeRelease(
     if (failures.length < MAX_REPORTED_FAILURES) failures.push(message);
     opts.onFile?.(true);
   };
-  const record = (file: PlannedFile, r: Omit<ManifestEntry, 'file' | 'request' | 'aliases' | 'keys'>) => {
+  const record = (file: PlannedFile, r: Answer, segment: string) => {
     counts.files++;
     counts.bytes += r.bytes;
     const { status, etag, cacheControl, contentType, bytes } = r;
@@ -110,7 +112,7 @@ export async function writeRelease(
       bytes,
     };
     manifest.write(manifestLine(entry));
-    rules.add(file, r);
+    rules.add(file, r, segment);
     edge?.add(file);
   };
   // Render workers once there is enough to render: starting threads costs more than a small
@@ -123,8 +125,10 @@ export async function writeRelease(
     return threads.pool;
   };
   // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
-  // it is not planned again unless they cannot be carried over.
-  const carried = scope.kind === 'changes' && previous ? new InStep(carryFile(previous), spooledFile) : null;
+  // it is not planned again unless they cannot be carried over. A segment of the spool whose files
+  // all are untouched is linked whole (spool-segments.ts).
+  const spool = scope.kind === 'changes' && previous ? new SpoolSegments(carryFile(previous)) : null;
+  const segmentKeys = new SegmentKeys();
   // A match's files are planned together: the last answer is remembered.
   let asked = { league: '', id: '', changed: false };
   const matchChanged = (league: string, id: string) => {
@@ -134,38 +138,41 @@ export async function writeRelease(
     return asked.changed;
   };
   const recordCarried = (head: CarriedFile) => {
-    const { line, spooled } = head;
+    const { line } = head;
     counts.files++;
     counts.bytes += bytesOf(line);
     // A carried-over file's line is the published one, as it is: same code, same request, same answer.
     manifest.write(`${line}\n`);
-    const rulesCarried = spooled !== null && rules.carry(head.file, spooled, matchChanged, line);
+    // A file of a segment linked whole (`linking`) has its candidates there already.
+    if (!head.linking) carryRules(head);
+    counts.unchanged++;
+    opts.onFile?.(false);
+  };
+  const carryRules = (head: CarriedFile) => {
+    const { line, segment, spooled } = head;
+    const rulesCarried = spooled !== null && rules.carry(head.file, spooled, matchChanged, line, segment);
     // Parsed only when needed: the candidates cannot be carried, or the edge router wants the file's keys.
     if (!rulesCarried || edge) {
       const entry = parsePrevious(line);
       const file = planOf(itemOfCarried(head), entry.keys);
-      if (!rulesCarried) rules.add(file, entry);
+      if (!rulesCarried) rules.add(file, entry, segment);
       edge?.add(file);
     }
-    counts.unchanged++;
-    opts.onFile?.(false);
   };
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
-  type CarriedFile = {
-    file: string;
-    /** The file's plan item; null for a file carried over with its group (`group`), which plans it again if need be. */
-    item: PlanItem | null;
-    group: PlanGroup | null;
-    line: string;
-    spooled: string[] | null;
-    linked: true | Promise<boolean>;
-    rec: RecycledFile | null;
-  };
-  type Pending = CarriedFile | { file: PlannedFile; result: Promise<JobResult> };
+  type Pending =
+    | CarriedFile
+    | { file: PlannedFile; result: Promise<JobResult>; segment: string }
+    | { link: SegmentSummary };
   const pending: Pending[] = [];
   const settle = async (keep: number) => {
     while (pending.length > keep) {
       const head = pending[0]!;
+      if ('link' in head) {
+        pending.shift();
+        rules.link(spool!.dir!, head.link);
+        continue;
+      }
       if ('line' in head) {
         if (head.linked === true || (await head.linked)) {
           pending.shift();
@@ -176,17 +183,17 @@ export async function writeRelease(
         counts.rendered++;
         const file = planOf(itemOfCarried(head));
         const job = jobOf(file, parsePrevious(head.line), head.rec);
-        pending[0] = { file, result: runJob(job, store, clock, placer) };
+        pending[0] = { file, result: runJob(job, store, clock, placer), segment: head.segment };
       }
       threads.pool?.flush();
-      const current = pending[0] as { file: PlannedFile; result: Promise<JobResult> };
+      const current = pending[0] as Extract<Pending, { result: unknown }>;
       const r = await current.result;
       pending.shift();
       if (!r.ok) {
         fail(r.error);
         continue;
       }
-      record(current.file, r);
+      record(current.file, r, current.segment);
       counts[r.placed]++;
       if (r.placed !== 'unchanged') rewritten.push(current.file.file);
       opts.onFile?.(false);
@@ -204,43 +211,76 @@ export async function writeRelease(
       : null;
   // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
   const window = () => (threads.pool ? IN_FLIGHT : IN_PROCESS);
+  const pushRun = async (group: PlanGroup, run: Run, segment: string, linking: boolean) => {
+    for (const [file, line] of run) {
+      const rec = recycler?.claim(file, line) ?? null;
+      const spooled = linking ? null : (spool?.take(segment, file) ?? null);
+      const linked = placer.standsAsIs(rec) || placer.keep(file, rec);
+      pending.push({ file, item: null, group, line, spooled, linked, rec, segment, linking });
+      if (pending.length > window()) await settle(window() >> 1);
+    }
+  };
+  // The carried groups of the open segment, held back while it may still be linked whole: until
+  // it ends, or until one of its files has to be planned.
+  let open = null as { key: string; runs: Array<[PlanGroup, Run]>; digest: FileDigest; whole: boolean } | null;
+  const flushOpen = async (linkable: boolean) => {
+    if (!open?.runs.length) return;
+    const { key, runs, digest } = open;
+    open.runs = [];
+    const summary = linkable && open.whole ? spool?.intact(key) : null;
+    const same = summary?.carriable && summary.files === digest.files && summary.digest === digest.digest();
+    // Every file stands as the published one (recycle.ts), so none can have to be rendered after all.
+    const linking = !!same && runs.every(([, run]) => run.every(([f, line]) => standsAsIs(f, line)));
+    for (const [group, run] of runs) await pushRun(group, run, key, linking);
+    if (linking) pending.push({ link: summary! });
+  };
+  const standsAsIs = (file: string, line: string) => placer.standsAsIs(recycler?.claim(file, line) ?? null);
   try {
     let planned = 0;
     opts.onPlanned?.(previousFiles);
     for (const entry of planEntries(store)) {
       const group = 'items' in entry ? entry : null;
+      const league = group ? group.params.league : (entry as PlanItem).prerender.params.league;
+      const segment = segmentKeys.keyOf(entry.route.name, league, !!group);
+      if (open?.key !== segment) {
+        await flushOpen(true);
+        open = { key: segment, runs: [], digest: new FileDigest(), whole: !!spool };
+      }
       const run = group && carriedGroup(group);
       if (run) {
-        for (const [file, line] of run) {
+        for (const [file] of run) {
           if (++planned > previousFiles) opts.onPlanned?.(1);
-          const rec = recycler?.claim(file, line) ?? null;
-          const spooled = carried?.take(file) ?? null;
-          const linked = placer.standsAsIs(rec) || placer.keep(file, rec);
-          pending.push({ file, item: null, group, line, spooled, linked, rec });
-          if (pending.length > window()) await settle(window() >> 1);
+          if (open.whole) open.digest.add(file);
         }
+        if (open.whole) open.runs.push([group, run]);
+        else await pushRun(group, run, segment, false);
         continue;
       }
+      // A file of the segment is planned: its candidates are spooled anew, and so are the others'.
+      await flushOpen(false);
+      open.whole = false;
       for (const item of group ? group.items() : [entry as PlanItem]) {
         if (++planned > previousFiles) opts.onPlanned?.(1);
         // Each of these is read in step with the plan, so each is asked about every file.
         const line = known.findLine(item.file);
         if (line === null && previous) placedLate.add(item.file);
         const rec = recycler?.claim(item.file, line) ?? null;
-        const spooled = carried?.take(item.file) ?? null;
         if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
+          const spooled = spool?.take(segment, item.file) ?? null;
           const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
-          pending.push({ file: item.file, item, group: null, line, spooled, linked, rec });
+          pending.push({ file: item.file, item, group: null, line, spooled, linked, rec, segment, linking: false });
         } else {
           const file = planOf(item);
           counts.rendered++;
           const pool = await poolNow();
           const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
-          pending.push({ file, result: pool ? pool.run(job) : runJob(job, store, clock, placer) });
+          const result = pool ? pool.run(job) : runJob(job, store, clock, placer);
+          pending.push({ file, result, segment });
         }
         if (pending.length > window()) await settle(window() >> 1);
       }
     }
+    await flushOpen(true);
     await settle(0);
     known.drain();
   } finally {
@@ -250,7 +290,6 @@ export async function writeRelease(
     manifest.close();
     rules.close();
     known.close();
-    carried?.close();
   }
   // What the recycled release held that this build does not have (the rest is the build's now).
   if (!counts.failed) recycler?.finish(vanished, placedLate);
@@ -279,14 +318,6 @@ export const POOL_AFTER = 4096;
 const IN_FLIGHT = 512;
 /** Writes in flight when the build renders in its own thread. */
 const IN_PROCESS = 32;
-
-/** A carried file's plan item: its own, or found among its group's (only when the carry needs it). */
-function itemOfCarried(head: { file: string; item: PlanItem | null; group: PlanGroup | null }): PlanItem {
-  if (head.item) return head.item;
-  for (const item of head.group?.items() ?? []) if (item.file === head.file) return item;
-  // The group is unchanged since the published build, whose manifest listed this file among its files.
-  throw new Error(`${head.file}: not a file of its group`);
-}
 
 /** A route without `reads` is rendered every time: nothing says what it depends on. */
 const readsOf = (item: PlanItem) => item.route.reads?.(item.prerender) ?? [topic.everything];

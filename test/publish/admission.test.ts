@@ -31,6 +31,29 @@ describe('admission within a rule budget', () => {
     );
   });
 
+  it('admits the same when runs of candidates are held late in the places reserved for them', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 12 }), fc.boolean()), { maxLength: 300 }),
+        fc.integer({ min: 1, max: 80 }),
+        (candidates, budget) => {
+          const lines = candidates.map(([p, late], i) => ({ p, late, line: `_s/f${i}.json\t${p}` }));
+          const admission = new Admission(budget);
+          const late: Array<{ p: number; seq: number; line: string }> = [];
+          for (const l of lines) {
+            if (l.late) late.push({ p: l.p, seq: admission.reserve(1), line: `${l.line}\n` });
+            else admission.offer(l.p, `${l.line}\n`);
+          }
+          const counts = new Map<number, number>();
+          for (const { p } of lines) counts.set(p, (counts.get(p) ?? 0) + 1);
+          const cut = cutoff(counts, budget);
+          for (const h of late) admission.hold(h.p, h.seq, h.line, cut);
+          expect([...admission.admitted(cut)]).toEqual(admittedByReadingAll(lines, budget));
+        },
+      ),
+    );
+  });
+
   it('holds about a budget of candidates however many are offered', () => {
     const admission = new Admission(100);
     // Worse and worse priorities, then a run of better ones: what the better ones displace is let go.

@@ -31,6 +31,19 @@ vi.mock('../../src/publish/plan.js', async (importOriginal) => {
   };
 });
 
+// Segments of a few matches, so that a day's changes leave some of them untouched at this scale.
+vi.mock('../../src/publish/spool-segments.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/publish/spool-segments.js')>();
+  return {
+    ...original,
+    SegmentKeys: class extends original.SegmentKeys {
+      constructor() {
+        super(4, 16);
+      }
+    },
+  };
+});
+
 const LEAGUES = ['eng.1'];
 const SCALE = 0.3;
 const DAY = 86_400_000;
@@ -79,6 +92,13 @@ function copyOfBase(name: string): { db: string; out: string } {
   return { db: path.join(to, 'store.sqlite'), out: path.join(to, 'dist') };
 }
 
+/** The segment files of a build's rule spool. */
+const segmentFiles = (carry: string) =>
+  fs
+    .readdirSync(carry)
+    .filter((n) => n.endsWith('.tsv'))
+    .map((n) => path.join(carry, n));
+
 const contentOf = (out: string) => new Map([...treeState(out)].map(([f, s]) => [f, s.sha]));
 
 async function fullBuildOf(db: string, opts: Partial<BuildOptions> = {}): Promise<Map<string, string>> {
@@ -118,6 +138,11 @@ describe('carrying untouched files over', () => {
     expect(plans.count).toBe(summary.rendered);
     // The day moved the priorities of files no change touched: the rules show it.
     expect(fs.readFileSync(path.join(out, '_redirects'), 'utf8')).not.toBe(before);
+    // The spool's segments that hold only untouched files are the published ones, linked; those
+    // with a file the day touched are written anew.
+    const segments = segmentFiles(carryFile(currentRelease(out)!));
+    expect(segments.filter((f) => fs.statSync(f).nlink > 1).length).toBeGreaterThan(0);
+    expect(segments.filter((f) => fs.statSync(f).nlink === 1).length).toBeGreaterThan(0);
     expect(contentOf(out)).toEqual(await fullBuildOf(db));
   });
 
@@ -133,7 +158,7 @@ describe('carrying untouched files over', () => {
 
   it('plans every file again without the carry file, and publishes the same', async () => {
     const { db, out } = copyOfBase('missing');
-    fs.rmSync(carryFile(currentRelease(out)!));
+    fs.rmSync(carryFile(currentRelease(out)!), { recursive: true });
     resetPlans();
     const { summary } = await buildInto(db, out, { ruleBudget: BUDGET });
     expect(summary.mode).toBe('incremental');
@@ -141,17 +166,19 @@ describe('carrying untouched files over', () => {
     expect(contentOf(out)).toEqual(await fullBuildOf(db));
   });
 
-  it('does not carry a cut-off last line over, and publishes the same', async () => {
+  it('does not carry a cut-off segment whole, nor its cut-off last line, and publishes the same', async () => {
     expect(plannedIntact.size).toBeGreaterThan(0);
     const { db, out } = copyOfBase('cut');
     const carry = carryFile(currentRelease(out)!);
-    const lines = fs.readFileSync(carry, 'utf8').split('\n');
     // Cut inside the request (the last field) of a line of a file no change touched: the cut line
     // still names its file.
-    const at = lines.findIndex((l) => l.startsWith('_s/') && !plannedIntact.has(spooledFile(l)));
+    const untouched = (l: string) => l.startsWith('_s/') && !plannedIntact.has(spooledFile(l));
+    const segment = segmentFiles(carry).find((f) => fs.readFileSync(f, 'utf8').split('\n').some(untouched))!;
+    const lines = fs.readFileSync(segment, 'utf8').split('\n');
+    const at = lines.findIndex(untouched);
     const cutFile = spooledFile(lines[at]!);
     expect(cutFile.startsWith('_s/')).toBe(true);
-    fs.writeFileSync(carry, [...lines.slice(0, at), lines[at]!.slice(0, -5)].join('\n'));
+    fs.writeFileSync(segment, [...lines.slice(0, at), lines[at]!.slice(0, -5)].join('\n'));
     resetPlans();
     await buildInto(db, out, { ruleBudget: BUDGET });
     expect(plans.files.has(cutFile)).toBe(true);

@@ -40,7 +40,7 @@ async function release(opts: { frontDoor: boolean; router?: Router }): Promise<C
     if (planned.route.name === 'front-door' && !opts.frontDoor) continue;
     fs.mkdirSync(path.dirname(path.join(release, planned.file)), { recursive: true });
     fs.writeFileSync(path.join(release, planned.file), '{}');
-    planner.add(planned, { etag: '"x"', cacheControl: 'public, max-age=60', contentType: JSON_TYPE });
+    planner.add(planned, { etag: '"x"', cacheControl: 'public, max-age=60', contentType: JSON_TYPE }, 'pages');
   }
   if (opts.frontDoor) {
     fs.mkdirSync(path.join(release, '_fd'));
