@@ -45,13 +45,7 @@ export class Admission {
   offer(p: number, line: string): void {
     const seq = this.offered++;
     if (p >= this.ceiling) return;
-    let bucket = this.held.get(p);
-    if (!bucket) {
-      bucket = [];
-      this.held.set(p, bucket);
-    }
-    bucket.push({ seq, line: Buffer.from(line, 'utf8') });
-    this.count++;
+    this.keep(p, seq, line);
     if (p > this.worst) this.worst = p;
     // The worst priority held goes once the better ones alone fill the budget.
     while (this.held.size > 1 && this.count - this.held.get(this.worst)!.length >= this.budget) {
@@ -75,7 +69,10 @@ export class Admission {
    * cut admits (the candidates offered in time alone filled the budget below it).
    */
   hold(p: number, seq: number, line: string, cut: Cut): void {
-    if (p > cut.below || p >= this.ceiling) return;
+    if (p <= cut.below && p < this.ceiling) this.keep(p, seq, line);
+  }
+
+  private keep(p: number, seq: number, line: string): void {
     let bucket = this.held.get(p);
     if (!bucket) {
       bucket = [];

@@ -5,13 +5,15 @@
  * untouched file's candidates over from it instead of planning the file again.
  */
 import type { Standing } from './reach.js';
+import { UNCARRIED } from './reach.js';
+import { STATIC_PREFIX } from './file-name.js';
 
 /**
  * What leads a spooled line: what carrying it over may change (its match's standing). Its priority
  * and heat are not spooled: they follow the snapshot day, so every build works them out anew, and an
  * untouched file's candidates are carried over as they are.
  */
-interface Head extends Standing {
+export interface Head extends Standing {
   /** The rule's number of conditions; -1 for a request no literal rule can express (counted, never admitted). */
   k: number;
   /** 1 when this is a pre-rendered request's shortest spelling. */
@@ -37,6 +39,12 @@ export interface Carried extends Head {
   headAt: number;
   tailAt: number;
 }
+
+/**
+ * Whether the next build may carry a file's candidate over (rules.ts `carry`): a file under `_s/`
+ * (the others have header blocks of their own), whose hot test asks about one day's nearness at most.
+ */
+export const carriable = (file: string, hotq: string) => file.startsWith(`${STATIC_PREFIX}/`) && hotq !== UNCARRIED;
 
 /** The fields of the head (see spoolLine). */
 const HEAD_FIELDS = 8;

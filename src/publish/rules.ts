@@ -46,11 +46,11 @@ import { LineWriter, linesSync } from '../util/lines.js';
 import type { PlannedFile, RequestForm } from './plan.js';
 import { STATIC_PREFIX } from './plan.js';
 import type { ReachCount, ReachPolicy, Standing } from './reach.js';
-import { UNCARRIED, noReach } from './reach.js';
+import { noReach } from './reach.js';
 import { ROUTES_BY_NAME } from '../api/routes.js';
-import type { Carried } from './rule-spool.js';
-import { carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
-import type { Rank, SegmentSummary } from './spool-segments.js';
+import type { Carried, Spooled } from './rule-spool.js';
+import { carriable, carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
+import type { SegmentSummary } from './spool-segments.js';
 import { SegmentWriter } from './spool-segments.js';
 import { LinkedSegments } from './linked-segments.js';
 import { Admission, cutoff } from './admission.js';
@@ -149,7 +149,7 @@ export class RulePlanner {
       const { level, hotq, league, id, day, live } = standing;
       const route = form.route.name;
       const one = shortest ? 1 : 0;
-      const line = spoolLine({
+      const spooled: Spooled = {
         level,
         hotq,
         league,
@@ -163,10 +163,9 @@ export class RulePlanner {
         etag,
         cacheControl,
         request,
-      });
-      const rank: Rank = { offered: k >= 0, shortest: one, level, hotq, day, live };
-      const carriable = file.startsWith(`${STATIC_PREFIX}/`) && hotq !== UNCARRIED;
-      this.spool.write(segment, file, line, rank, route, carriable);
+      };
+      const line = spoolLine(spooled);
+      this.spool.write(segment, file, line, spooled, route, carriable(file, hotq));
       if (k >= 0) this.admission.offer(p, line);
       return p;
     };
@@ -195,11 +194,10 @@ export class RulePlanner {
     manifestLine: string,
     segment: string,
   ): boolean {
-    if (!file.startsWith(`${STATIC_PREFIX}/`)) return false;
     const carried: Carried[] = [];
     for (const line of lines) {
       const c = uncarry(line);
-      if (!c || c.hotq === UNCARRIED) return false;
+      if (!c || !carriable(file, c.hotq)) return false;
       carried.push(c);
     }
     for (const c of carried) {
@@ -213,8 +211,7 @@ export class RulePlanner {
       const hot = c.shortest === 1 && this.reach.hotOf(c);
       const p = this.reach.priorityOf(c, c.shortest === 1, hot);
       const line = carriedLine(c, moved);
-      const { k, shortest, level, hotq, day, live } = c;
-      this.spool.write(segment, file, line, { offered: k >= 0, shortest, level, hotq, day, live }, c.route, true);
+      this.spool.write(segment, file, line, c, c.route, true);
       if (c.k >= 0) this.admission.offer(p, line);
       if (c.shortest) {
         this.counted.requests++;

@@ -58,7 +58,7 @@ export class SpoolSegments {
   }
 
   /** A segment's lines by file (none for a segment it cannot read). */
-  linesByFile(key: string): Map<string, string[]> {
+  private linesByFile(key: string): Map<string, string[]> {
     const byFile = new Map<string, string[]>();
     const s = this.byKey.get(key);
     if (!s || !this.dir) return byFile;

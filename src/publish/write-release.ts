@@ -220,21 +220,20 @@ export async function writeRelease(
       if (pending.length > window()) await settle(window() >> 1);
     }
   };
-  // The carried groups of the open segment, held back while it may still be linked whole: until
-  // it ends, or until one of its files has to be planned.
+  // The carried groups of the open segment, held back while it may still be linked whole: until it
+  // ends, or until one of its files has to be planned or does not stand as the published one (recycle.ts:
+  // a file of a linked segment can never have to be rendered after all).
   let open = null as { key: string; runs: Array<[PlanGroup, Run]>; digest: FileDigest; whole: boolean } | null;
-  const flushOpen = async (linkable: boolean) => {
+  const flushOpen = async () => {
     if (!open?.runs.length) return;
     const { key, runs, digest } = open;
     open.runs = [];
-    const summary = linkable && open.whole ? spool?.intact(key) : null;
-    const same = summary?.carriable && summary.files === digest.files && summary.digest === digest.digest();
-    // Every file stands as the published one (recycle.ts), so none can have to be rendered after all.
-    const linking = !!same && runs.every(([, run]) => run.every(([f, line]) => standsAsIs(f, line)));
+    const summary = open.whole ? spool?.intact(key) : null;
+    const linking = !!summary?.carriable && summary.files === digest.files && summary.digest === digest.digest();
     for (const [group, run] of runs) await pushRun(group, run, key, linking);
-    if (linking) pending.push({ link: summary! });
+    if (linking) pending.push({ link: summary });
   };
-  const standsAsIs = (file: string, line: string) => placer.standsAsIs(recycler?.claim(file, line) ?? null);
+  const standsAsIs = ([file, line]: [string, string]) => placer.standsAsIs(recycler?.claim(file, line) ?? null);
   try {
     let planned = 0;
     opts.onPlanned?.(previousFiles);
@@ -243,22 +242,27 @@ export async function writeRelease(
       const league = group ? group.params.league : (entry as PlanItem).prerender.params.league;
       const segment = segmentKeys.keyOf(entry.route.name, league, !!group);
       if (open?.key !== segment) {
-        await flushOpen(true);
+        await flushOpen();
         open = { key: segment, runs: [], digest: new FileDigest(), whole: !!spool };
       }
       const run = group && carriedGroup(group);
       if (run) {
-        for (const [file] of run) {
-          if (++planned > previousFiles) opts.onPlanned?.(1);
-          if (open.whole) open.digest.add(file);
-        }
-        if (open.whole) open.runs.push([group, run]);
-        else await pushRun(group, run, segment, false);
+        const before = planned;
+        planned += run.length;
+        if (planned > previousFiles) opts.onPlanned?.(planned - Math.max(before, previousFiles));
+      }
+      if (run && open.whole && run.every(standsAsIs)) {
+        for (const [file] of run) open.digest.add(file);
+        open.runs.push([group, run]);
         continue;
       }
-      // A file of the segment is planned: its candidates are spooled anew, and so are the others'.
-      await flushOpen(false);
+      // The segment cannot be linked whole: its candidates are spooled anew, file by file.
       open.whole = false;
+      await flushOpen();
+      if (run) {
+        await pushRun(group, run, segment, false);
+        continue;
+      }
       for (const item of group ? group.items() : [entry as PlanItem]) {
         if (++planned > previousFiles) opts.onPlanned?.(1);
         // Each of these is read in step with the plan, so each is asked about every file.
@@ -280,7 +284,7 @@ export async function writeRelease(
         if (pending.length > window()) await settle(window() >> 1);
       }
     }
-    await flushOpen(true);
+    await flushOpen();
     await settle(0);
     known.drain();
   } finally {

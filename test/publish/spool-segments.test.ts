@@ -6,22 +6,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileDigest, SegmentKeys, SegmentWriter, parseRank } from '../../src/publish/spool-segments.js';
-import type { Rank } from '../../src/publish/spool-segments.js';
+import type { Head } from '../../src/publish/rule-spool.js';
 import { SpoolSegments } from '../../src/publish/spool-reader.js';
 import { tempDir } from '../helpers/store.js';
 
-const rank = (day: string, offered = true): Rank => ({
-  offered,
+const head = (day: string): Head => ({
+  k: 1,
   shortest: 1,
   level: 'match',
   hotq: '1',
+  league: 'eng.1',
+  id: day,
   day,
   live: false,
 });
 
 function writeSpool(dir: string, lines: Array<[key: string, file: string, day: string]>): SegmentWriter {
   const w = new SegmentWriter(dir);
-  for (const [key, file, day] of lines) w.write(key, file, `${file}\tline-${day}\n`, rank(day), 'plays', true);
+  for (const [key, file, day] of lines) w.write(key, file, `${file}\tline-${day}\n`, head(day), 'plays', true);
   w.finish();
   return w;
 }
@@ -54,7 +56,7 @@ describe('the rule spool in segments', () => {
     const b = path.join(root, 'b');
     const next = new SegmentWriter(b);
     const name = next.link(a, s0);
-    next.write('plays/eng.1/1', 'f3', 'f3\tline-x\n', rank('20260103'), 'plays', true);
+    next.write('plays/eng.1/1', 'f3', 'f3\tline-x\n', head('20260103'), 'plays', true);
     next.finish();
     await next.done();
     expect(fs.statSync(path.join(b, name)).ino).toBe(fs.statSync(path.join(a, s0.name)).ino);
