@@ -34,6 +34,17 @@ export function filePrefix(segments: readonly string[]): string {
   return `${file}${segments.length <= DIR_SEGMENTS ? '/' : JOIN}`;
 }
 
+/**
+ * The request path a file was named from (filePrefix's inverse), or null for a file not named so.
+ * No segment holds the joiner, so the name's last joiner or slash ends the path's part.
+ */
+export function requestPathOf(file: string): string | null {
+  if (!file.startsWith(`${STATIC_PREFIX}/`)) return null;
+  const end = Math.max(file.lastIndexOf('/'), file.lastIndexOf(JOIN));
+  if (end <= STATIC_PREFIX.length) return null;
+  return file.slice(STATIC_PREFIX.length, end).split(JOIN).join('/');
+}
+
 /** Release-relative path of the file for a request path's segments and the name of its query. */
 export function fileOfSegments(segments: readonly string[], queryName: string): string {
   return `${filePrefix(segments)}${queryName}.json`;

@@ -12,6 +12,8 @@ import nodeFs from 'node:fs';
 export interface Entry {
   key: string;
   lines: string[];
+  /** Where its first line starts in the file, in bytes. */
+  at: number;
 }
 
 export class InStep {
@@ -21,6 +23,9 @@ export class InStep {
   /** The line read past the end of the last entry: the first of the next. */
   private next: string | null = null;
   private nextKey: string | null = null;
+  private nextAt = 0;
+  /** Where the line `line()` returned last starts. */
+  private lineAt = 0;
   private done = false;
   /** Entries read from the file so far: after `drain`, all it has. */
   entries = 0;
@@ -46,9 +51,11 @@ export class InStep {
       const line = this.next;
       this.next = null;
       this.nextKey = null;
+      this.lineAt = this.nextAt;
       return line;
     }
     while (!this.done) {
+      this.lineAt = this.lines!.offset;
       const read = this.lines!.next();
       if (read === null) this.done = true;
       else if (read) return read;
@@ -66,6 +73,7 @@ export class InStep {
     const known = this.nextKey;
     const first = this.line();
     if (first === null) return null;
+    const at = this.lineAt;
     const key = known ?? this.keyOf(first);
     this.entries++;
     const lines = [first];
@@ -74,11 +82,12 @@ export class InStep {
       if (next !== key) {
         this.next = line;
         this.nextKey = next;
+        this.nextAt = this.lineAt;
         break;
       }
       lines.push(line);
     }
-    return { key, lines };
+    return { key, lines, at };
   }
 
   /** The entry for `key`, if the file has it within the window. */
@@ -127,6 +136,27 @@ export class InStep {
     return run.length ? run : null;
   }
 
+  /**
+   * The file's bytes [at, to) as they are: `entries` entries of one line each (a manifest's), taken
+   * together unread when they are the next ones in the file (what was read ahead lies before them,
+   * and stays pending) and are as many whole lines; null otherwise, taking nothing.
+   */
+  skip(at: number, to: number, entries: number): Buffer | null {
+    if (!this.lines) return null;
+    const next = this.peeked ? this.peeked.at : this.next !== null ? this.nextAt : this.lines!.offset;
+    if (next !== at) return null;
+    const bytes = this.lines!.read(at, to);
+    if (!bytes || !wholeLines(bytes, entries)) return null;
+    this.lines!.seek(to);
+    // A peeked entry was counted when it was read.
+    this.entries += this.peeked ? entries - 1 : entries;
+    this.peeked = null;
+    this.next = null;
+    this.nextKey = null;
+    this.done = false;
+    return bytes;
+  }
+
   /** Read to the end: every entry not taken so far is unclaimed. */
   drain(): void {
     for (let e = this.entry(); e; e = this.entry()) this.onUnclaimed?.(e.key);
@@ -141,3 +171,13 @@ export class InStep {
     this.nextKey = null;
   }
 }
+
+/** Whether `bytes` are `count` whole lines (a stretch said to be so, checked before it is trusted). */
+function wholeLines(bytes: Buffer, count: number): boolean {
+  if (bytes[bytes.length - 1] !== NEWLINE) return false;
+  let lines = 0;
+  for (let nl = bytes.indexOf(NEWLINE); nl !== -1 && lines <= count; nl = bytes.indexOf(NEWLINE, nl + 1)) lines++;
+  return lines === count;
+}
+
+const NEWLINE = 10;

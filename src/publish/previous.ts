@@ -61,6 +61,14 @@ export class PreviousManifest {
     return run ? run.map((e) => [e.key, e.lines[0]!]) : null;
   }
 
+  /**
+   * The lines of `files` files, the manifest's bytes [at, to), taken together unread when they are
+   * the next ones: null, taking nothing, when they are not.
+   */
+  skip(at: number, to: number, files: number): Buffer | null {
+    return this.entries.skip(at, to, files);
+  }
+
   /** Read to the end: every entry not found so far is unclaimed. */
   drain(): void {
     this.entries.drain();

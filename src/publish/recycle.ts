@@ -27,6 +27,7 @@ import { LineWriter, linesSync } from '../util/lines.js';
 import { copyTree } from './link-tree.js';
 import type { ReleaseLayout } from './release.js';
 import { MANIFEST_FILE, carryFile, lineageFile, releaseNames, spareDir } from './release.js';
+import { requestPathOf } from './file-name.js';
 
 /**
  * The recycled release's word on one file of the new build: whether what stands at its path is the
@@ -208,6 +209,20 @@ export class Recycler {
   claim(file: string, published: string | null): RecycledFile {
     return published !== null && !this.stale.has(file) ? SAME : UNKNOWN;
   }
+
+  /**
+   * Whether every file of the requests at `requestPath` that the published release has stands
+   * here as the published file (so `claim` would say `same` of each, given its published line).
+   */
+  stands(requestPath: string): boolean {
+    if (!this.stalePaths) {
+      this.stalePaths = new Set();
+      for (const file of this.stale) this.stalePaths.add(requestPathOf(file) ?? file);
+    }
+    return !this.stalePaths.has(requestPath);
+  }
+
+  private stalePaths: Set<string> | null = null;
 
   /**
    * Delete what the new build does not have, and the directories that leaves empty: of the files

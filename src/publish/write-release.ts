@@ -8,7 +8,6 @@ import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { OutputFs } from '../util/lines.js';
 import { LineWriter, countLines } from '../util/lines.js';
-import { bytesOf, manifestLine } from './manifest.js';
 import type { BuildInfo } from './build-info.js';
 import { BUILD_INFO_FILE, buildInfoJson } from './build-info.js';
 import type { BuildScope } from './scope.js';
@@ -17,9 +16,11 @@ import { routePath } from '../api/route.js';
 import { FilePlacer } from './place.js';
 import { PreviousManifest, parsePrevious } from './previous.js';
 import { FileDigest, SegmentKeys } from './spool-segments.js';
+import type { ManifestRange } from './manifest-ranges.js';
+import { RangeWriter, readRanges } from './manifest-ranges.js';
 import { SpoolSegments } from './spool-reader.js';
 import type { SegmentSummary } from './spool-segments.js';
-import { formUrl, planEntries, planOf } from './plan.js';
+import { planEntries, planOf } from './plan.js';
 import type { PlanGroup, PlanItem, PlannedFile } from './plan.js';
 import type { JobResult } from './render-job.js';
 import { jobOf, runJob } from './render-job.js';
@@ -33,10 +34,9 @@ import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
 import type { Recycler } from './recycle.js';
-import type { Answer, CarriedFile, Run } from './carried-file.js';
+import type { CarriedFile, Run } from './carried-file.js';
+import { ReleaseRecord } from './release-record.js';
 import { itemOfCarried } from './carried-file.js';
-
-const MAX_REPORTED_FAILURES = 20;
 
 export class BuildError extends Error {
   constructor(
@@ -87,34 +87,7 @@ export async function writeRelease(
   const edge = router === 'edge' ? new EdgeIndex() : null;
   // Written in the background while the build goes on; whole once `done()` says so.
   const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs, true);
-  const counts = { rendered: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
-  const failures: string[] = [];
-  const fail = (message: string) => {
-    counts.failed++;
-    if (failures.length < MAX_REPORTED_FAILURES) failures.push(message);
-    opts.onFile?.(true);
-  };
-  const record = (file: PlannedFile, r: Answer, segment: string) => {
-    counts.files++;
-    counts.bytes += r.bytes;
-    const { status, etag, cacheControl, contentType, bytes } = r;
-    const { file: name, request, aliases, keys } = file;
-    // One literal, no spreads: spreading costs a full build microseconds per file.
-    const entry = {
-      file: name,
-      request: formUrl(request),
-      aliases: aliases.map(formUrl),
-      keys,
-      status,
-      etag,
-      cacheControl,
-      contentType,
-      bytes,
-    };
-    manifest.write(manifestLine(entry));
-    rules.add(file, r, segment);
-    edge?.add(file);
-  };
+  const ranges = new RangeWriter(manifest);
   // Render workers once there is enough to render: starting threads costs more than a small
   // incremental build renders (a minute of a live matchday: a few hundred responses).
   const threads = { pool: null as RenderPool | null, tried: false };
@@ -129,41 +102,18 @@ export async function writeRelease(
   // all are untouched is linked whole (spool-segments.ts).
   const spool = scope.kind === 'changes' && previous ? new SpoolSegments(carryFile(previous)) : null;
   const segmentKeys = new SegmentKeys();
-  // A match's files are planned together: the last answer is remembered.
-  let asked = { league: '', id: '', changed: false };
-  const matchChanged = (league: string, id: string) => {
-    if (asked.league !== league || asked.id !== id) {
-      asked = { league, id, changed: scope.kind === 'changes' && scope.topics.has(topic.match(league, id)) };
-    }
-    return asked.changed;
-  };
-  const recordCarried = (head: CarriedFile) => {
-    const { line } = head;
-    counts.files++;
-    counts.bytes += bytesOf(line);
-    // A carried-over file's line is the published one, as it is: same code, same request, same answer.
-    manifest.write(`${line}\n`);
-    // A file of a segment linked whole (`linking`) has its candidates there already.
-    if (!head.linking) carryRules(head);
-    counts.unchanged++;
-    opts.onFile?.(false);
-  };
-  const carryRules = (head: CarriedFile) => {
-    const { line, segment, spooled } = head;
-    const rulesCarried = spooled !== null && rules.carry(head.file, spooled, matchChanged, line, segment);
-    // Parsed only when needed: the candidates cannot be carried, or the edge router wants the file's keys.
-    if (!rulesCarried || edge) {
-      const entry = parsePrevious(line);
-      const file = planOf(itemOfCarried(head), entry.keys);
-      if (!rulesCarried) rules.add(file, entry, segment);
-      edge?.add(file);
-    }
-  };
+  // A segment of untouched match groups whose files all stand as published is carried over whole:
+  // its manifest lines as bytes, its spool segment linked (manifest-ranges.ts).
+  const published = spool && !edge && placer.standsAsIs({ same: true }) ? readRanges(carryFile(previous!)) : null;
+  const untouched = (group: PlanGroup, at: string) => unaffected(group) && recycler!.stands(at);
+  const record = new ReleaseRecord(manifest, ranges, rules, edge, opts, scope);
+  const { counts, failures } = record;
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
   type Pending =
     | CarriedFile
     | { file: PlannedFile; result: Promise<JobResult>; segment: string }
-    | { link: SegmentSummary };
+    | { link: SegmentSummary }
+    | { lines: Buffer; range: ManifestRange; summary: SegmentSummary };
   const pending: Pending[] = [];
   const settle = async (keep: number) => {
     while (pending.length > keep) {
@@ -173,10 +123,15 @@ export async function writeRelease(
         rules.link(spool!.dir!, head.link);
         continue;
       }
+      if ('range' in head) {
+        pending.shift();
+        record.segment(head.range, head.lines, spool!.dir!, head.summary);
+        continue;
+      }
       if ('line' in head) {
         if (head.linked === true || (await head.linked)) {
           pending.shift();
-          recordCarried(head);
+          record.carried(head);
           continue;
         }
         // The published file could not be carried over: render it after all, in its place in the order.
@@ -190,10 +145,10 @@ export async function writeRelease(
       const r = await current.result;
       pending.shift();
       if (!r.ok) {
-        fail(r.error);
+        record.fail(r.error);
         continue;
       }
-      record(current.file, r, current.segment);
+      record.planned(current.file, r, current.segment);
       counts[r.placed]++;
       if (r.placed !== 'unchanged') rewritten.push(current.file.file);
       opts.onFile?.(false);
@@ -202,13 +157,11 @@ export async function writeRelease(
   // A group of requests nothing it reads changed (a match untouched by the sync) is carried over as
   // the published manifest lists it, without planning its files. Not with the edge router, which
   // plans every file for its index.
-  const carriedGroup = (group: PlanGroup) =>
+  const unaffected = (group: PlanGroup) =>
     scope.kind === 'changes' &&
-    !edge &&
-    group.route.groupReads &&
-    !affected(group.route.groupReads(group.params), scope.topics)
-      ? known.takeRequestsAt(routePath(group.route, group.params))
-      : null;
+    !!group.route.groupReads &&
+    !affected(group.route.groupReads(group.params), scope.topics);
+  const carriedGroup = (group: PlanGroup, at: string) => (!edge && unaffected(group) ? known.takeRequestsAt(at) : null);
   // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
   const window = () => (threads.pool ? IN_FLIGHT : IN_PROCESS);
   const pushRun = async (group: PlanGroup, run: Run, segment: string, linking: boolean) => {
@@ -223,7 +176,17 @@ export async function writeRelease(
   // The carried groups of the open segment, held back while it may still be linked whole: until it
   // ends, or until one of its files has to be planned or does not stand as the published one (recycle.ts:
   // a file of a linked segment can never have to be rendered after all).
-  let open = null as { key: string; runs: Array<[PlanGroup, Run]>; digest: FileDigest; whole: boolean } | null;
+  let open = null as {
+    key: string;
+    runs: Array<[PlanGroup, Run]>;
+    digest: FileDigest;
+    whole: boolean;
+    /** The segment's groups by request path; those held back while it may be carried over whole. */
+    paths: FileDigest;
+    held: Array<[PlanGroup, string]>;
+    quick: boolean;
+    groups: boolean;
+  } | null;
   const flushOpen = async () => {
     if (!open?.runs.length) return;
     const { key, runs, digest } = open;
@@ -234,57 +197,95 @@ export async function writeRelease(
     if (linking) pending.push({ link: summary });
   };
   const standsAsIs = ([file, line]: [string, string]) => placer.standsAsIs(recycler?.claim(file, line) ?? null);
+  let planned = 0;
+  const plannedMore = (n: number) => {
+    const before = planned;
+    planned += n;
+    if (planned > previousFiles) opts.onPlanned?.(planned - Math.max(before, previousFiles));
+  };
+  /** Plan an entry of the open segment file by file (carried over, or rendered). */
+  const planEntry = async (entry: PlanItem | PlanGroup, group: PlanGroup | null, at: string | null) => {
+    const segment = open!.key;
+    const run = group && carriedGroup(group, at!);
+    if (run) plannedMore(run.length);
+    if (run && open!.whole && run.every(standsAsIs)) {
+      for (const [file] of run) open!.digest.add(file);
+      open!.runs.push([group, run]);
+      return;
+    }
+    // The segment cannot be linked whole: its candidates are spooled anew, file by file.
+    open!.whole = false;
+    await flushOpen();
+    if (run) return pushRun(group, run, segment, false);
+    for (const item of group ? group.items() : [entry as PlanItem]) {
+      plannedMore(1);
+      // Each of these is read in step with the plan, so each is asked about every file.
+      const line = known.findLine(item.file);
+      if (line === null && previous) placedLate.add(item.file);
+      const rec = recycler?.claim(item.file, line) ?? null;
+      if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
+        const spooled = spool?.take(segment, item.file) ?? null;
+        const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
+        pending.push({ file: item.file, item, group: null, line, spooled, linked, rec, segment, linking: false });
+      } else {
+        const file = planOf(item);
+        counts.rendered++;
+        const pool = await poolNow();
+        const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
+        const result = pool ? pool.run(job) : runJob(job, store, clock, placer);
+        pending.push({ file, result, segment });
+      }
+      if (pending.length > window()) await settle(window() >> 1);
+    }
+  };
+  /** The held groups, planned file by file after all. */
+  const release = async () => {
+    const held = open!.held;
+    open!.quick = false;
+    open!.held = [];
+    for (const [group, at] of held) await planEntry(group, group, at);
+  };
+  const closeSegment = async () => {
+    if (!open) return;
+    const { key, held, paths } = open;
+    const digest = open.groups ? paths.digest() : null;
+    ranges.describe(key, digest, paths.files);
+    if (open.quick && held.length) {
+      const range = published?.get(key);
+      const summary = range?.groups === digest && range.count === held.length ? spool!.intact(key) : null;
+      const lines = range && summary?.carriable ? known.skip(range.at, range.to, range.files) : null;
+      if (lines) {
+        plannedMore(range!.files);
+        pending.push({ lines, range: range!, summary: summary! });
+        if (pending.length > window()) await settle(window() >> 1);
+        return;
+      }
+      await release();
+    }
+    await flushOpen();
+  };
   try {
-    let planned = 0;
     opts.onPlanned?.(previousFiles);
     for (const entry of planEntries(store)) {
       const group = 'items' in entry ? entry : null;
       const league = group ? group.params.league : (entry as PlanItem).prerender.params.league;
       const segment = segmentKeys.keyOf(entry.route.name, league, !!group);
       if (open?.key !== segment) {
-        await flushOpen();
-        open = { key: segment, runs: [], digest: new FileDigest(), whole: !!spool };
+        await closeSegment();
+        const [runs, held] = [[], []];
+        const [digest, paths] = [new FileDigest(), new FileDigest()];
+        open = { key: segment, runs, digest, whole: !!spool, paths, held, quick: !!published, groups: !!group };
       }
-      const run = group && carriedGroup(group);
-      if (run) {
-        const before = planned;
-        planned += run.length;
-        if (planned > previousFiles) opts.onPlanned?.(planned - Math.max(before, previousFiles));
-      }
-      if (run && open.whole && run.every(standsAsIs)) {
-        for (const [file] of run) open.digest.add(file);
-        open.runs.push([group, run]);
+      const at = group ? routePath(group.route, group.params) : null;
+      if (at !== null) open.paths.add(at);
+      if (open.quick && group && untouched(group, at!)) {
+        open.held.push([group, at!]);
         continue;
       }
-      // The segment cannot be linked whole: its candidates are spooled anew, file by file.
-      open.whole = false;
-      await flushOpen();
-      if (run) {
-        await pushRun(group, run, segment, false);
-        continue;
-      }
-      for (const item of group ? group.items() : [entry as PlanItem]) {
-        if (++planned > previousFiles) opts.onPlanned?.(1);
-        // Each of these is read in step with the plan, so each is asked about every file.
-        const line = known.findLine(item.file);
-        if (line === null && previous) placedLate.add(item.file);
-        const rec = recycler?.claim(item.file, line) ?? null;
-        if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
-          const spooled = spool?.take(segment, item.file) ?? null;
-          const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
-          pending.push({ file: item.file, item, group: null, line, spooled, linked, rec, segment, linking: false });
-        } else {
-          const file = planOf(item);
-          counts.rendered++;
-          const pool = await poolNow();
-          const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
-          const result = pool ? pool.run(job) : runJob(job, store, clock, placer);
-          pending.push({ file, result, segment });
-        }
-        if (pending.length > window()) await settle(window() >> 1);
-      }
+      if (open.quick) await release();
+      await planEntry(entry, group, at);
     }
-    await flushOpen();
+    await closeSegment();
     await settle(0);
     known.drain();
   } finally {
@@ -302,6 +303,7 @@ export async function writeRelease(
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
   const ruleStats = rules.finish(temp, carryFile(temp));
+  ranges.finish(carryFile(temp), fs);
   await Promise.all([manifest.done(), rules.spooled()]);
   const edgeStats = edge ? await writeRouter(temp, edge, fs) : null;
   if (counts.failed) {

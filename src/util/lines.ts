@@ -1,6 +1,5 @@
 /** Text files a line at a time, in both directions, with memory that stays flat however long they are. */
 import nodeFs from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 
 /** The file system a build writes through: node:fs, or a stand-in a test injects (faults, counting). */
 export type OutputFs = typeof nodeFs;
@@ -38,13 +37,30 @@ export class LineWriter {
     if (this.size >= 1 << 16) this.flush();
   }
 
+  /** Bytes as they are (whole lines, from another file), after what was written so far. */
+  append(bytes: Buffer): void {
+    this.flush();
+    this.put(bytes);
+  }
+
+  /** Where the next line starts in the file, in bytes (what is buffered goes out first). */
+  get offset(): number {
+    this.flush();
+    return this.bytes;
+  }
+
   private flush(): void {
     if (!this.chunks.length) return;
     const buf = Buffer.from(this.chunks.join(''), 'utf8');
-    const at = this.bytes;
-    this.bytes += buf.length;
     this.chunks = [];
     this.size = 0;
+    this.put(buf);
+  }
+
+  private put(buf: Buffer): void {
+    if (!buf.length) return;
+    const at = this.bytes;
+    this.bytes += buf.length;
     if (!this.background || this.inFlight >= IN_FLIGHT) {
       this.fs.writeSync(this.fd, buf, 0, buf.length, this.background ? at : null);
       return;
@@ -88,16 +104,17 @@ export class LineWriter {
  * Lines of a text file, read in fixed-size chunks: memory stays flat however long the file is.
  * `whole`: leave out a last line without its line break (what a cut-off write leaves). A reader,
  * not a generator: a build reads hundreds of thousands of lines in step with its plan, and a
- * generator's step costs more than the line.
+ * generator's step costs more than the line. Lines are cut in the file's bytes, so the reader knows
+ * where each starts (`offset`) and can skip a stretch of them unread (`read`, `seek`).
  */
 export class LineReader {
   private fd: number | null;
-  private readonly buf = Buffer.alloc(1 << 16);
-  // A chunk may end inside a multi-byte character; the decoder carries it over.
-  private readonly decoder = new StringDecoder('utf8');
-  private lines: string[] = [];
-  private at = 0;
-  private rest = '';
+  private buf = Buffer.alloc(1 << 16);
+  /** The buffer's bytes [start, end) are the file's from `base` + start on, not yet made lines. */
+  private start = 0;
+  private end = 0;
+  private base = 0;
+  private eof = false;
 
   constructor(
     file: string,
@@ -107,32 +124,79 @@ export class LineReader {
     this.fd = fs.openSync(file, 'r');
   }
 
-  /** The next line (without its line break), or null at the end of the file. */
-  next(): string | null {
-    while (this.at >= this.lines.length) if (!this.fill()) return null;
-    return this.lines[this.at++]!;
+  /** Where the next line starts in the file, in bytes. */
+  get offset(): number {
+    return this.base + this.start;
   }
 
-  private fill(): boolean {
-    if (this.fd === null) return false;
-    const n = this.fs.readSync(this.fd, this.buf, 0, this.buf.length, null);
-    this.at = 0;
-    if (n > 0) {
-      this.lines = (this.rest + this.decoder.write(this.buf.subarray(0, n))).split('\n');
-      this.rest = this.lines.pop()!;
-      return true;
+  /** The next line (without its line break), or null at the end of the file. */
+  next(): string | null {
+    for (;;) {
+      const nl = this.end > this.start ? this.buf.indexOf(10, this.start) : -1;
+      if (nl !== -1 && nl < this.end) {
+        const line = this.buf.toString('utf8', this.start, nl);
+        this.start = nl + 1;
+        return line;
+      }
+      if (!this.fill()) {
+        if (this.start >= this.end || this.whole) return null;
+        const last = this.buf.toString('utf8', this.start, this.end);
+        this.start = this.end;
+        return last;
+      }
     }
-    const last = this.rest + this.decoder.end();
-    this.close();
-    this.lines = last && !this.whole ? [last] : [];
-    return this.lines.length > 0;
+  }
+
+  /** Read more of the file behind what is left; false at its end. */
+  private fill(): boolean {
+    if (this.fd === null || this.eof) return false;
+    const left = this.end - this.start;
+    // A line longer than the buffer: a larger one.
+    if (left === this.buf.length) {
+      const bigger = Buffer.alloc(this.buf.length * 2);
+      this.buf.copy(bigger, 0, this.start, this.end);
+      this.buf = bigger;
+    } else if (left > 0) this.buf.copy(this.buf, 0, this.start, this.end);
+    this.base += this.start;
+    this.start = 0;
+    this.end = left;
+    const n = this.fs.readSync(this.fd, this.buf, left, this.buf.length - left, this.base + left);
+    if (n <= 0) {
+      this.eof = true;
+      return false;
+    }
+    this.end += n;
+    return true;
+  }
+
+  /** The file's bytes [from, to) as they are, or null when it ends before `to`; reading lines goes on where it was. */
+  read(from: number, to: number): Buffer | null {
+    if (this.fd === null || to < from) return null;
+    const out = Buffer.allocUnsafe(to - from);
+    for (let got = 0; got < out.length; ) {
+      const n = this.fs.readSync(this.fd, out, got, out.length - got, from + got);
+      if (n <= 0) return null;
+      got += n;
+    }
+    return out;
+  }
+
+  /** Read lines on from `to`, which must be where one starts. */
+  seek(to: number): void {
+    if (to >= this.base + this.start && to <= this.base + this.end) this.start = to - this.base;
+    else {
+      this.base = to;
+      this.start = 0;
+      this.end = 0;
+      this.eof = false;
+    }
   }
 
   close(): void {
     if (this.fd === null) return;
     this.fs.closeSync(this.fd);
     this.fd = null;
-    this.rest = '';
+    this.start = this.end;
   }
 }
 

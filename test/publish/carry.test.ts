@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '../../src/api/routes.js';
 import { carryFile, currentRelease } from '../../src/publish/release.js';
+import { RANGES } from '../../src/publish/manifest-ranges.js';
 import { fallbackRuleCount } from '../../src/publish/rule-settings.js';
 import { spooledFile } from '../../src/publish/rule-spool.js';
 import { openStore } from '../../src/store/db.js';
@@ -27,6 +28,22 @@ vi.mock('../../src/publish/plan.js', async (importOriginal) => {
       plans.count++;
       plans.files.add(args[0].file);
       return original.planOf(...args);
+    },
+  };
+});
+
+/** Segments carried over whole: their manifest lines taken as bytes (manifest-ranges.ts). */
+const whole = vi.hoisted(() => ({ segments: 0 }));
+vi.mock('../../src/publish/previous.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/publish/previous.js')>();
+  return {
+    ...original,
+    PreviousManifest: class extends original.PreviousManifest {
+      override skip(...args: Parameters<typeof original.PreviousManifest.prototype.skip>) {
+        const lines = super.skip(...args);
+        if (lines) whole.segments++;
+        return lines;
+      }
     },
   };
 });
@@ -60,6 +77,7 @@ let plannedIntact: ReadonlySet<string> = new Set();
 function resetPlans(): void {
   plans.count = 0;
   plans.files = new Set();
+  whole.segments = 0;
 }
 
 beforeAll(async () => {
@@ -143,6 +161,25 @@ describe('carrying untouched files over', () => {
     const segments = segmentFiles(carryFile(currentRelease(out)!));
     expect(segments.filter((f) => fs.statSync(f).nlink > 1).length).toBeGreaterThan(0);
     expect(segments.filter((f) => fs.statSync(f).nlink === 1).length).toBeGreaterThan(0);
+    // Of those, the ones of untouched match groups were carried over whole, without reading a line.
+    expect(whole.segments).toBeGreaterThan(0);
+    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+  });
+
+  it('carries segments over file by file when the manifest ranges are damaged, and publishes the same', async () => {
+    const { db, out } = copyOfBase('ranges');
+    const ranges = path.join(carryFile(currentRelease(out)!), RANGES);
+    // Every range one line short: its bytes are not the lines the range says it has.
+    const damaged = fs
+      .readFileSync(ranges, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.stringify({ ...JSON.parse(l), files: JSON.parse(l).files - 1 }));
+    fs.writeFileSync(ranges, `${damaged.join('\n')}\n`);
+    resetPlans();
+    const { summary } = await buildInto(db, out, { ruleBudget: BUDGET });
+    expect(whole.segments).toBe(0);
+    expect(summary.unchanged).toBeGreaterThan(summary.rendered);
     expect(contentOf(out)).toEqual(await fullBuildOf(db));
   });
 

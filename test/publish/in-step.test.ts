@@ -24,13 +24,62 @@ const keyOf = (line: string) => line.split(' ')[0]!;
 /** Keys `g1`, `g2`, … are group g's. */
 const inGroup = (g: string) => (key: string) => key.startsWith(g) && /^\d+$/.test(key.slice(g.length));
 
+describe('skipping entries unread', () => {
+  const lines = ['a1 x', 'g1 x', 'g2 x', 'g3 x', 'b1 x', 'c1 x'];
+  // Where each line starts: every line here is five bytes long.
+  const at = (i: number) => i * 5;
+
+  it('gives the bytes of the next entries as they are, counts them, and reading goes on after them', () => {
+    const unclaimed: string[] = [];
+    const step = new InStep(file(lines), keyOf, 4096, (k) => unclaimed.push(k));
+    expect(step.take('a1')).toEqual(['a1 x']);
+    expect(step.skip(at(1), at(4), 3)?.toString()).toBe('g1 x\ng2 x\ng3 x\n');
+    expect(step.take('b1')).toEqual(['b1 x']);
+    step.drain();
+    expect(unclaimed).toEqual(['c1']);
+    expect(step.entries).toBe(6);
+  });
+
+  it('skips from an entry a run stopped at, counting it once', () => {
+    const step = new InStep(file(lines), keyOf);
+    expect(step.takeRun(inGroup('a'))).toEqual([{ key: 'a1', lines: ['a1 x'], at: 0 }]);
+    // The run read g1 to see it was not a's: g1 waits, and the skip starts with it.
+    expect(step.skip(at(1), at(4), 3)?.toString()).toBe('g1 x\ng2 x\ng3 x\n');
+    expect(step.take('b1')).toEqual(['b1 x']);
+    step.drain();
+    expect(step.entries).toBe(6);
+  });
+
+  it('takes nothing when the bytes are not the next entries, nor when the file ends first', () => {
+    const step = new InStep(file(lines), keyOf);
+    expect(step.skip(at(1), at(4), 3)).toBeNull();
+    expect(step.skip(at(0), at(99), 99)).toBeNull();
+    // Bytes that are not as many whole lines as said.
+    expect(step.skip(at(0), at(2), 3)).toBeNull();
+    expect(step.skip(at(0), at(2) - 1, 2)).toBeNull();
+    expect(step.take('a1')).toEqual(['a1 x']);
+    expect(step.take('g1')).toEqual(['g1 x']);
+  });
+
+  it('leaves what was read ahead before them pending, to be found or reported', () => {
+    const unclaimed: string[] = [];
+    const step = new InStep(file(lines), keyOf, 4096, (k) => unclaimed.push(k));
+    // a1 is read ahead to find g1, and is never taken.
+    expect(step.take('g1')).toEqual(['g1 x']);
+    expect(step.skip(at(2), at(4), 2)?.toString()).toBe('g2 x\ng3 x\n');
+    expect(step.take('b1')).toEqual(['b1 x']);
+    step.drain();
+    expect(unclaimed.sort()).toEqual(['a1', 'c1']);
+  });
+});
+
 describe('taking a run of entries in step', () => {
   it("takes a group's consecutive entries together, and leaves the next entry to be taken", () => {
     const step = new InStep(file(['a1 x', 'g1 x', 'g2 x', 'g2 y', 'b1 x']), keyOf);
     expect(step.take('a1')).toEqual(['a1 x']);
     expect(step.takeRun(inGroup('g'))).toEqual([
-      { key: 'g1', lines: ['g1 x'] },
-      { key: 'g2', lines: ['g2 x', 'g2 y'] },
+      { key: 'g1', lines: ['g1 x'], at: 5 },
+      { key: 'g2', lines: ['g2 x', 'g2 y'], at: 10 },
     ]);
     expect(step.take('b1')).toEqual(['b1 x']);
     expect(step.take('c1')).toBeNull();
@@ -41,7 +90,7 @@ describe('taking a run of entries in step', () => {
     const step = new InStep(file(['a1 x', 'g1 x']), keyOf, 4096, (k) => unclaimed.push(k));
     expect(step.takeRun(inGroup('g'))).toBeNull();
     expect(step.take('a1')).toEqual(['a1 x']);
-    expect(step.takeRun(inGroup('g'))).toEqual([{ key: 'g1', lines: ['g1 x'] }]);
+    expect(step.takeRun(inGroup('g'))).toEqual([{ key: 'g1', lines: ['g1 x'], at: 5 }]);
     step.drain();
     expect(unclaimed).toEqual([]);
   });

@@ -26,6 +26,30 @@ describe('lines of a text file', () => {
     expect([reader.next(), reader.next(), reader.next()]).toEqual(['a', 'b', null]);
   });
 
+  it('say where each starts in bytes, and give a stretch of them as bytes, and read on from where they are told', () => {
+    const text = ['é1', `${'x'.repeat(200_000)}`, 'b', 'c', 'd'];
+    const file = fileWith(`${text.join('\n')}\n`);
+    const reader = new LineReader(file, fs, true);
+    const starts: number[] = [];
+    for (;;) {
+      starts.push(reader.offset);
+      if (reader.next() === null) break;
+    }
+    expect(starts).toEqual([0, 4, 200_005, 200_007, 200_009, 200_011]);
+    const again = new LineReader(file, fs, true);
+    expect(again.next()).toBe('é1');
+    expect(again.read(4, 200_007)?.toString()).toBe(`${'x'.repeat(200_000)}\nb\n`);
+    expect(again.read(200_009, 300_000)).toBeNull();
+    // Reading lines goes on where it was until told to go on elsewhere.
+    expect(again.offset).toBe(4);
+    again.seek(200_007);
+    expect([again.offset, again.next(), again.next(), again.next()]).toEqual([200_007, 'c', 'd', null]);
+    again.seek(0);
+    expect([again.next(), again.next()]).toEqual(['é1', 'x'.repeat(200_000)]);
+    again.seek(200_007);
+    expect(again.next()).toBe('c');
+  });
+
   it('are counted without the empty ones, with or without a last line break', () => {
     const text = long.join('\n');
     const nonEmpty = long.filter(Boolean).length;

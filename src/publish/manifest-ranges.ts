@@ -1,0 +1,128 @@
+/**
+ * Where each segment's files (spool-segments.ts: a run of consecutive files in plan order) stand in
+ * a release's manifest, as bytes. A segment of match groups that no change touched, whose groups
+ * are the ones the published build put under its key, and whose files the recycled release holds
+ * as published, is carried over whole by the next build: its manifest lines are copied as bytes
+ * and its spool segment linked, without reading a line or planning a file (write-release.ts). The
+ * day step at demo scale 4 carries ~100,000 of its ~113,000 files so.
+ *
+ * Kept beside the spool's index in the release's carry directory (release.ts `carryFile`), one
+ * JSON line per segment in manifest order.
+ */
+import nodeFs from 'node:fs';
+import path from 'node:path';
+import type { LineWriter, OutputFs } from '../util/lines.js';
+
+export const RANGES = 'ranges.ndjson';
+
+export interface ManifestRange {
+  key: string;
+  /**
+   * The digest of its match groups' request paths in plan order (spool-segments.ts `FileDigest`),
+   * and how many; null for a segment of single requests, which is never carried over whole.
+   */
+  groups: string | null;
+  count: number;
+  /** Its lines are the manifest's bytes [at, to). */
+  at: number;
+  to: number;
+  /** Its files, and the bytes of their answers. */
+  files: number;
+  bytes: number;
+}
+
+/** What the plan knows of a segment when it leaves it: its groups. */
+interface Described {
+  key: string;
+  groups: string | null;
+  count: number;
+}
+
+/**
+ * Notes each segment's range while the build writes its manifest in plan order. The plan describes
+ * a segment when it leaves it (`describe`); the manifest's lines come later, as results settle, and
+ * a range is closed when the next segment's first line comes.
+ */
+export class RangeWriter {
+  private open: ManifestRange | null = null;
+  private readonly ranges: ManifestRange[] = [];
+  private readonly described: Described[] = [];
+  private readonly keys = new Set<string>();
+
+  constructor(private readonly manifest: LineWriter) {}
+
+  describe(key: string, groups: string | null, count: number): void {
+    this.described.push({ key, groups, count });
+  }
+
+  /** Before each file's line: its segment and the bytes of its answer. */
+  file(key: string, bytes: number): void {
+    if (this.open?.key !== key) this.start(key);
+    this.open!.files++;
+    this.open!.bytes += bytes;
+  }
+
+  /** A segment carried over whole: the published range's lines, as bytes, written now. */
+  copy(from: ManifestRange, lines: Buffer): void {
+    this.start(from.key);
+    const range = this.open!;
+    range.files = from.files;
+    range.bytes = from.bytes;
+    this.manifest.append(lines);
+    this.close();
+  }
+
+  private start(key: string): void {
+    this.close();
+    const at = this.manifest.offset;
+    this.open = { key, groups: null, count: 0, at, to: at, files: 0, bytes: 0 };
+  }
+
+  private close(): void {
+    const range = this.open;
+    if (!range) return;
+    this.open = null;
+    range.to = this.manifest.offset;
+    // Segments the plan left before this one without a file (none settled) are passed by.
+    const i = this.described.findIndex((d) => d.key === range.key);
+    const d = i === -1 ? null : this.described[i]!;
+    if (d) this.described.splice(0, i + 1);
+    // A key met twice (a plan's keys are unique) is left without groups: never carried over whole.
+    if (d && !this.keys.has(range.key)) {
+      range.groups = d.groups;
+      range.count = d.count;
+    }
+    this.keys.add(range.key);
+    this.ranges.push(range);
+  }
+
+  /** Write the ranges into `dir` (call once the manifest's last line is written). */
+  finish(dir: string, fs: OutputFs = nodeFs): void {
+    this.close();
+    fs.writeFileSync(path.join(dir, RANGES), this.ranges.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  }
+}
+
+/** The published build's ranges by key (none without the file, or for lines it cannot read). */
+export function readRanges(dir: string | null, fs: OutputFs = nodeFs): Map<string, ManifestRange> {
+  const byKey = new Map<string, ManifestRange>();
+  if (!dir) return byKey;
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, RANGES), 'utf8');
+  } catch {
+    return byKey;
+  }
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const r = JSON.parse(line) as ManifestRange;
+      if (typeof r.key === 'string' && r.groups && Number.isInteger(r.at) && r.to > r.at && !byKey.has(r.key)) {
+        byKey.set(r.key, r);
+      }
+    } catch {
+      // A damaged line: its segment is carried over file by file.
+    }
+  }
+  return byKey;
+}
