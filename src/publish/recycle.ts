@@ -179,7 +179,12 @@ export class Recycler {
     for (const name of chain) {
       const lineage = readLineage(path.join(layout.root, name), fs);
       if (!lineage || lineage.base !== base) return null;
-      for (const file of lineage.written) stale.add(file);
+      // In release order: a file one release removed and a later one wrote again is the published
+      // release's (stale here), not one to delete.
+      for (const file of lineage.written) {
+        stale.add(file);
+        removed.delete(file);
+      }
       for (const file of lineage.removed) removed.add(file);
       base = name;
     }

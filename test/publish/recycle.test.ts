@@ -308,6 +308,55 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     }
   });
 
+  it('keep the files of a match that a release in between removed and the next one brought back', async () => {
+    const { db, out } = await releases(0);
+    const conn = new Database(db, { readonly: true });
+    const { id, day } = conn
+      .prepare("SELECT id, scoreboard_date AS day FROM matches WHERE state = 'post' LIMIT 1")
+      .get() as { id: string; day: string };
+    const saved = ['matches', 'play_streams', 'match_summaries'].map((table) => ({
+      table,
+      rows: conn
+        .prepare(`SELECT * FROM ${table} WHERE league_slug = ? AND ${table === 'matches' ? 'id' : 'match_id'} = ?`)
+        .all('eng.1', id) as Array<Record<string, unknown>>,
+    }));
+    conn.close();
+    const files = (tree: Map<string, FileState>) => [...tree.keys()].filter((f) => f.includes(`/events/${id}~`));
+    const had = files(treeState(out));
+    expect(had.length).toBeGreaterThan(0);
+    // The second release removes the match's files, the third brings them back.
+    deleteMatch(db, 'eng.1', id, day);
+    await buildInto(db, out);
+    expect(files(treeState(out))).toEqual([]);
+    const changes: Array<[string, string, string]> = [
+      ['match', 'eng.1', id],
+      ['day', 'eng.1', day],
+      ['order', 'eng.1', ''],
+    ];
+    editStore(
+      db,
+      (w) => {
+        for (const { table, rows } of saved) {
+          for (const row of rows) {
+            const keys = Object.keys(row);
+            w.prepare(`INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`).run(
+              row,
+            );
+          }
+        }
+      },
+      changes,
+    );
+    await buildInto(db, out);
+    expect(files(treeState(out)).sort()).toEqual(had.sort());
+    // The fourth recycles the first, which has them: the releases since removed them, and brought them back.
+    await syncAt(db, new Date(noon.getTime() + MINUTE));
+    const { summary } = await buildInto(db, out);
+    expect(summary.mode).toBe('incremental');
+    expect(files(treeState(out)).sort()).toEqual(had.sort());
+    await expectSameAsFullBuild(db, out);
+  });
+
   it('record how each release was made: what it wrote and removed, and only its origin when made from nothing', async () => {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
     await syncAt(db, noon, false);
