@@ -142,12 +142,13 @@ export class InStep {
    * and stays pending) and are as many whole lines; null otherwise, taking nothing.
    */
   skip(at: number, to: number, entries: number): Buffer | null {
-    if (!this.lines) return null;
-    const next = this.peeked ? this.peeked.at : this.next !== null ? this.nextAt : this.lines!.offset;
+    const { lines } = this;
+    if (!lines) return null;
+    const next = this.peeked ? this.peeked.at : this.next !== null ? this.nextAt : lines.offset;
     if (next !== at) return null;
-    const bytes = this.lines!.read(at, to);
+    const bytes = lines.read(at, to);
     if (!bytes || !wholeLines(bytes, entries)) return null;
-    this.lines!.seek(to);
+    lines.seek(to);
     // A peeked entry was counted when it was read.
     this.entries += this.peeked ? entries - 1 : entries;
     this.peeked = null;

@@ -154,9 +154,14 @@ export class FilePlacer {
     }
   }
 
+  /** The release starts as the published one's files (recycled or copied), where they stand. */
+  get inPlace(): boolean {
+    return this.recycled && this.previous !== null;
+  }
+
   /** The recycled release's file already is the published one: carrying it over takes nothing. */
   standsAsIs(recycled: RecycledFile | null): boolean {
-    return this.recycled && this.previous !== null && recycled?.same === true;
+    return this.inPlace && recycled?.same === true;
   }
 
   /**

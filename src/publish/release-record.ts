@@ -51,8 +51,8 @@ export class ReleaseRecord {
     this.opts.onFile?.(true);
   }
 
-  /** A file rendered (or planned and linked) by this build. */
-  planned(file: PlannedFile, r: Answer, segment: string): void {
+  /** A file this build planned and rendered (placed new, or linked when its bytes did not change). */
+  rendered(file: PlannedFile, r: Answer, segment: string): void {
     this.counts.files++;
     this.counts.bytes += r.bytes;
     const { status, etag, cacheControl, contentType, bytes } = r;

@@ -104,7 +104,7 @@ export async function writeRelease(
   const segmentKeys = new SegmentKeys();
   // A segment of untouched match groups whose files all stand as published is carried over whole:
   // its manifest lines as bytes, its spool segment linked (manifest-ranges.ts).
-  const published = spool && !edge && placer.standsAsIs({ same: true }) ? readRanges(carryFile(previous!)) : null;
+  const published = spool && !edge && placer.inPlace ? readRanges(carryFile(previous!)) : null;
   const untouched = (group: PlanGroup, at: string) => unaffected(group) && recycler!.stands(at);
   const record = new ReleaseRecord(manifest, ranges, rules, edge, opts, scope);
   const { counts, failures } = record;
@@ -113,7 +113,8 @@ export async function writeRelease(
     | CarriedFile
     | { file: PlannedFile; result: Promise<JobResult>; segment: string }
     | { link: SegmentSummary }
-    | { lines: Buffer; range: ManifestRange; summary: SegmentSummary };
+    | { lines: Buffer; range: ManifestRange; summary: SegmentSummary }
+    | { end: string; groups: string | null; count: number };
   const pending: Pending[] = [];
   const settle = async (keep: number) => {
     while (pending.length > keep) {
@@ -126,6 +127,11 @@ export async function writeRelease(
       if ('range' in head) {
         pending.shift();
         record.segment(head.range, head.lines, spool!.dir!, head.summary);
+        continue;
+      }
+      if ('end' in head) {
+        pending.shift();
+        ranges.end(head.end, head.groups, head.count);
         continue;
       }
       if ('line' in head) {
@@ -148,7 +154,7 @@ export async function writeRelease(
         record.fail(r.error);
         continue;
       }
-      record.planned(current.file, r, current.segment);
+      record.rendered(current.file, r, current.segment);
       counts[r.placed]++;
       if (r.placed !== 'unchanged') rewritten.push(current.file.file);
       opts.onFile?.(false);
@@ -161,7 +167,8 @@ export async function writeRelease(
     scope.kind === 'changes' &&
     !!group.route.groupReads &&
     !affected(group.route.groupReads(group.params), scope.topics);
-  const carriedGroup = (group: PlanGroup, at: string) => (!edge && unaffected(group) ? known.takeRequestsAt(at) : null);
+  const carriedGroup = (group: PlanGroup, at: string | null) =>
+    !edge && unaffected(group) ? known.takeRequestsAt(at ?? routePath(group.route, group.params)) : null;
   // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
   const window = () => (threads.pool ? IN_FLIGHT : IN_PROCESS);
   const pushRun = async (group: PlanGroup, run: Run, segment: string, linking: boolean) => {
@@ -181,11 +188,10 @@ export async function writeRelease(
     runs: Array<[PlanGroup, Run]>;
     digest: FileDigest;
     whole: boolean;
-    /** The segment's groups by request path; those held back while it may be carried over whole. */
-    paths: FileDigest;
+    /** The segment's match groups (groupId); those held back, with their request paths, while it may be carried over whole. */
+    groups: FileDigest;
     held: Array<[PlanGroup, string]>;
     quick: boolean;
-    groups: boolean;
   } | null;
   const flushOpen = async () => {
     if (!open?.runs.length) return;
@@ -203,8 +209,9 @@ export async function writeRelease(
     planned += n;
     if (planned > previousFiles) opts.onPlanned?.(planned - Math.max(before, previousFiles));
   };
-  /** Plan an entry of the open segment file by file (carried over, or rendered). */
-  const planEntry = async (entry: PlanItem | PlanGroup, group: PlanGroup | null, at: string | null) => {
+  /** Plan an entry of the open segment file by file (carried over, or rendered); `at`: a group's request path, if known. */
+  const planEntry = async (entry: PlanItem | PlanGroup, at: string | null) => {
+    const group = 'items' in entry ? entry : null;
     const segment = open!.key;
     const run = group && carriedGroup(group, at!);
     if (run) plannedMore(run.length);
@@ -239,17 +246,16 @@ export async function writeRelease(
     }
   };
   /** The held groups, planned file by file after all. */
-  const release = async () => {
+  const planHeld = async () => {
     const held = open!.held;
     open!.quick = false;
     open!.held = [];
-    for (const [group, at] of held) await planEntry(group, group, at);
+    for (const [group, at] of held) await planEntry(group, at);
   };
   const closeSegment = async () => {
     if (!open) return;
-    const { key, held, paths } = open;
-    const digest = open.groups ? paths.digest() : null;
-    ranges.describe(key, digest, paths.files);
+    const { key, held, groups } = open;
+    const digest = groups.files ? groups.digest() : null;
     if (open.quick && held.length) {
       const range = published?.get(key);
       const summary = range?.groups === digest && range.count === held.length ? spool!.intact(key) : null;
@@ -260,9 +266,10 @@ export async function writeRelease(
         if (pending.length > window()) await settle(window() >> 1);
         return;
       }
-      await release();
+      await planHeld();
     }
     await flushOpen();
+    pending.push({ end: key, groups: digest, count: groups.files });
   };
   try {
     opts.onPlanned?.(previousFiles);
@@ -273,17 +280,18 @@ export async function writeRelease(
       if (open?.key !== segment) {
         await closeSegment();
         const [runs, held] = [[], []];
-        const [digest, paths] = [new FileDigest(), new FileDigest()];
-        open = { key: segment, runs, digest, whole: !!spool, paths, held, quick: !!published, groups: !!group };
+        const [digest, groups] = [new FileDigest(), new FileDigest()];
+        open = { key: segment, runs, digest, whole: !!spool, groups, held, quick: !!published };
       }
-      const at = group ? routePath(group.route, group.params) : null;
-      if (at !== null) open.paths.add(at);
-      if (open.quick && group && untouched(group, at!)) {
-        open.held.push([group, at!]);
+      if (group) open.groups.add(groupId(group.params));
+      // A group's request path only for a build that may carry it (not for every match of every build).
+      const at = open.quick && group ? routePath(group.route, group.params) : null;
+      if (at !== null && untouched(group!, at)) {
+        open.held.push([group!, at]);
         continue;
       }
-      if (open.quick) await release();
-      await planEntry(entry, group, at);
+      if (open.quick) await planHeld();
+      await planEntry(entry, at);
     }
     await closeSegment();
     await settle(0);
@@ -324,6 +332,13 @@ export const POOL_AFTER = 4096;
 const IN_FLIGHT = 512;
 /** Writes in flight when the build renders in its own thread. */
 const IN_PROCESS = 32;
+
+/** A match group's identity within its segment, whose key names the route and league: its path parameters. */
+function groupId(params: Readonly<Record<string, string>>): string {
+  let id = '';
+  for (const name in params) id += `${params[name]}/`;
+  return id;
+}
 
 /** A route without `reads` is rendered every time: nothing says what it depends on. */
 const readsOf = (item: PlanItem) => item.route.reads?.(item.prerender) ?? [topic.everything];

@@ -5,6 +5,7 @@ import { requestKey } from '../../src/api/resolve.js';
 import { ROUTES, ROUTES_BY_NAME } from '../../src/api/routes.js';
 import type { PlannedFile } from '../../src/publish/plan.js';
 import { PlanError, buildPlan, fileOfRoute, planOf } from '../../src/publish/plan.js';
+import { requestPathOf } from '../../src/publish/file-name.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore } from '../api/helpers/api-store.js';
 
@@ -69,6 +70,13 @@ describe('the build plan', () => {
     expect(new Set(plan.map((f) => f.file)).size).toBe(plan.length);
     const keys = plan.flatMap((f) => f.keys);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('names each file so that the request path it answers reads back from its name', () => {
+    const files = plan.filter((f) => f.file.startsWith('_s/'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(requestPathOf(f.file), f.file).toBe(f.request.path);
+    expect(requestPathOf('index.html')).toBeNull();
   });
 
   it('names no file for a segment or query value that could leave its directory or run into another name', () => {

@@ -74,6 +74,17 @@ function expectUntouchedIffEqual(before: Map<string, FileState>, after: Map<stri
 
 const inode = (dir: string) => fs.statSync(dir).ino;
 
+/** A finished match of the store, and its scoreboard day. */
+const finishedMatch = (conn: Database.Database) =>
+  conn.prepare("SELECT id, scoreboard_date AS day FROM matches WHERE state = 'post' LIMIT 1").get() as {
+    id: string;
+    day: string;
+  };
+
+/** A match's files in a tree. */
+const matchFiles = (id: string) => (tree: Map<string, FileState>) =>
+  [...tree.keys()].filter((f) => f.includes(`/events/${id}~`));
+
 function releasesOf(out: string): string[] {
   return fs
     .readdirSync(releaseLayout(out).root)
@@ -288,11 +299,9 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     const { db, out } = await releases(2);
     // The next build recycles the oldest release, which still has the match's files.
     const conn = new Database(db, { readonly: true });
-    const { id, day } = conn
-      .prepare("SELECT id, scoreboard_date AS day FROM matches WHERE state = 'post' LIMIT 1")
-      .get() as { id: string; day: string };
+    const { id, day } = finishedMatch(conn);
     conn.close();
-    const files = (tree: Map<string, FileState>) => [...tree.keys()].filter((f) => f.includes(`/events/${id}~`));
+    const files = matchFiles(id);
     expect(files(treeState(out)).length).toBeGreaterThan(0);
     deleteMatch(db, 'eng.1', id, day);
     const removedIn = (await buildInto(db, out)).summary;
@@ -311,9 +320,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   it('keep the files of a match that a release in between removed and the next one brought back', async () => {
     const { db, out } = await releases(0);
     const conn = new Database(db, { readonly: true });
-    const { id, day } = conn
-      .prepare("SELECT id, scoreboard_date AS day FROM matches WHERE state = 'post' LIMIT 1")
-      .get() as { id: string; day: string };
+    const { id, day } = finishedMatch(conn);
     const saved = ['matches', 'play_streams', 'match_summaries'].map((table) => ({
       table,
       rows: conn
@@ -321,7 +328,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
         .all('eng.1', id) as Array<Record<string, unknown>>,
     }));
     conn.close();
-    const files = (tree: Map<string, FileState>) => [...tree.keys()].filter((f) => f.includes(`/events/${id}~`));
+    const files = matchFiles(id);
     const had = files(treeState(out));
     expect(had.length).toBeGreaterThan(0);
     // The second release removes the match's files, the third brings them back.
