@@ -36,6 +36,13 @@ export const topic = {
   standings: (league: string) => `standings:${league}`,
 } as const;
 
+/** What changed since the published build, as an incremental build asks about it. */
+export interface ChangeView {
+  readonly topics: ReadonlySet<string>;
+  /** The matches of a league whose record changed (`topic.match`). */
+  matchesOf(league: string): readonly string[];
+}
+
 /** The topics one change log row touches. */
 export function topicsOfChange(row: ChangeRow): string[] {
   const { kind, league, key } = row;

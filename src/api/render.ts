@@ -11,6 +11,7 @@ import type { Resolution, ResolvedRequest } from './resolve.js';
 import { resolve } from './resolve.js';
 import type { ApiResponse, RequestHead } from './respond.js';
 import { emptyResponse, errorResponse, finishResponse, jsonResponse } from './respond.js';
+import type { RawJson } from './raw-json.js';
 import type { HandlerResult } from './route.js';
 import { ApiError } from './route.js';
 import type { StoreProblem } from './vocab.js';
@@ -34,6 +35,8 @@ export interface RenderDeps {
   storeName?: string;
   /** Why the store is null: no store file (`disconnected`, the default) or an unreadable one (`error`). */
   storeProblem?: StoreProblem;
+  /** The route's kept part (route.ts `Keeps`) as the published response has it: a build's, never the server's. */
+  kept?: RawJson;
 }
 
 function errorResult(status: number, message: string): HandlerResult {
@@ -63,7 +66,7 @@ function answer({ route, params, query }: ResolvedRequest, deps: RenderDeps): Ha
     const store = deps.store;
     if (!store || !route.handle) return errorResult(503, 'Football data store unavailable');
     const handle = route.handle;
-    return store.read(() => handle({ params, query, store, clock: deps.clock }));
+    return store.read(() => handle({ params, query, store, clock: deps.clock, kept: deps.kept }));
   } catch (err) {
     return failure(err);
   }

@@ -79,6 +79,8 @@ export interface BuildSummary {
   reason: string | null;
   /** Responses rendered (the rest of `files` was carried over from the published build). */
   rendered: number;
+  /** Of those, how many spliced in a part the published file holds (kept.ts). */
+  kept: number;
   /** Render workers used (0: rendered in the build's own thread). */
   workers: number;
   files: number;
@@ -175,6 +177,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
           mode: 'unchanged',
           reason: null,
           rendered: 0,
+          kept: 0,
           workers: 0,
           files,
           bytes,

@@ -184,6 +184,27 @@ export class FilePlacer {
     }
   }
 
+  /**
+   * The published release's bytes of a file, the first `length` of them if given (null: no
+   * published release, or no such file). Read in the calling thread: a render waits for them.
+   */
+  readPublished(file: string, length = Number.POSITIVE_INFINITY): Buffer | null {
+    if (!this.previous) return null;
+    let fd: number;
+    try {
+      fd = this.fs.openSync(path.join(this.previous, file), 'r');
+    } catch {
+      return null;
+    }
+    try {
+      if (length === Number.POSITIVE_INFINITY) return this.fs.readFileSync(fd);
+      const head = Buffer.allocUnsafe(length);
+      return head.subarray(0, this.fs.readSync(fd, head, 0, length, 0));
+    } finally {
+      this.fs.closeSync(fd);
+    }
+  }
+
   /** Replace a freshly written file with the previous release's when they are byte-identical. */
   keepIfSame(file: string): boolean {
     if (!this.previous || !this.reuse) return false;

@@ -21,7 +21,7 @@ import { topic } from '../api/reads.js';
 const MAX_REPORTED_FAILURES = 20;
 
 export class ReleaseRecord {
-  readonly counts = { rendered: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
+  readonly counts = { rendered: 0, kept: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
   readonly failures: string[] = [];
 
   constructor(

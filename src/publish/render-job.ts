@@ -11,6 +11,8 @@ import type { RecycledFile } from './recycle.js';
 import { formatQuery } from '../api/query.js';
 import type { ManifestEntry } from './manifest.js';
 import type { PlannedFile } from './plan.js';
+import type { KeptPart } from './kept.js';
+import { RawJson } from '../api/raw-json.js';
 
 /** Plain data, so it crosses to a worker as is. */
 export interface RenderJob {
@@ -25,6 +27,8 @@ export interface RenderJob {
   before: { etag: string; bytes: number } | null;
   /** What a recycled release (recycle.ts) holds at the file's path, if anything. */
   recycled: RecycledFile | null;
+  /** Where the published file holds a part of the response that stands (kept.ts), if it does. */
+  kept: KeptPart | null;
 }
 
 export type JobResult =
@@ -36,6 +40,8 @@ export type JobResult =
       contentType: string;
       bytes: number;
       placed: Placed;
+      /** A kept part was spliced in. */
+      kept: boolean;
     }
   | { ok: false; error: string };
 
@@ -44,7 +50,8 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
   if (!route) return { ok: false, error: `${job.path}: unknown route ${job.route}` };
   const req = { method: 'GET', path: job.path, rawQuery: job.rawQuery, headers: {} };
   const request = { route, params: job.params, query: job.query, key: job.key };
-  const res = render(req, { store, clock }, { kind: 'resolved', route, request });
+  const kept = job.kept && keptBytes(placer.readPublished(job.file), job.kept);
+  const res = render(req, { store, clock, kept: kept || undefined }, { kind: 'resolved', route, request });
   const { ETag: etag, 'Cache-Control': cacheControl, 'Content-Type': contentType } = res.headers;
   const url = job.rawQuery ? `${job.path}?${job.rawQuery}` : job.path;
   if (res.status !== 200 || !etag || !cacheControl || !contentType) {
@@ -52,14 +59,28 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
   }
   try {
     const placed = await placer.place(job.file, res.body, etag, job.before, job.recycled);
-    return { ok: true, status: res.status, etag, cacheControl, contentType, bytes: res.body.length, placed };
+    const bytes = res.body.length;
+    return { ok: true, status: res.status, etag, cacheControl, contentType, bytes, placed, kept: !!kept };
   } catch (err) {
     return { ok: false, error: `${job.file}: ${err instanceof Error ? err.message : String(err)}` };
   }
 }
 
+/** A kept part's bytes, unless the published file is not the one its manifest line describes: then none. */
+function keptBytes(published: Buffer | null, part: KeptPart): RawJson | null {
+  if (published?.length !== part.bytes || published[part.bytes - 1] !== CLOSING_BRACE) return null;
+  return new RawJson(published.subarray(part.at, part.bytes - 1));
+}
+
+const CLOSING_BRACE = '}'.charCodeAt(0);
+
 /** The job that renders a planned file (resolved when it was planned), with what the published release says of it. */
-export function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledFile | null): RenderJob {
+export function jobOf(
+  file: PlannedFile,
+  before: ManifestEntry | null,
+  recycled: RecycledFile | null,
+  kept: KeptPart | null = null,
+): RenderJob {
   const { path: urlPath, query } = file.request;
   if (!file.resolved) throw new Error(`${file.file}: rendered without resolving its request`);
   return {
@@ -72,5 +93,6 @@ export function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled:
     key: file.resolved.key!,
     before: before && { etag: before.etag, bytes: before.bytes },
     recycled,
+    kept,
   };
 }

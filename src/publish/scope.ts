@@ -9,8 +9,11 @@ import type { BuildInfo } from './build-info.js';
 
 export type BuildScope =
   | { kind: 'full'; reason: string }
-  /** Render what reads one of `topics`; reuse every other file of the published build. */
-  | { kind: 'changes'; topics: ReadonlySet<string>; changes: number }
+  /**
+   * Render what reads one of `topics`; reuse every other file of the published build. `matches`:
+   * by league, the matches whose record changed.
+   */
+  | { kind: 'changes'; topics: ReadonlySet<string>; matches: ReadonlyMap<string, ReadonlySet<string>>; changes: number }
   /** Nothing the build depends on changed: the published build stands. */
   | { kind: 'none' };
 
@@ -36,6 +39,10 @@ export function buildScope(
   if (!rows.length && !moved && sameSettings) return { kind: 'none' };
   const topics = new Set<string>();
   if (rows.length || moved) topics.add(topic.any);
-  for (const row of rows) for (const t of topicsOfChange(row)) topics.add(t);
-  return { kind: 'changes', topics, changes: rows.length };
+  const matches = new Map<string, Set<string>>();
+  for (const row of rows) {
+    for (const t of topicsOfChange(row)) topics.add(t);
+    if (row.kind === 'match') matches.get(row.league)?.add(row.key) ?? matches.set(row.league, new Set([row.key]));
+  }
+  return { kind: 'changes', topics, matches, changes: rows.length };
 }

@@ -37,6 +37,7 @@ import type { Recycler } from './recycle.js';
 import type { CarriedFile, Run } from './carried-file.js';
 import { ReleaseRecord } from './release-record.js';
 import { itemOfCarried } from './carried-file.js';
+import { KeptParts } from './kept.js';
 
 export class BuildError extends Error {
   constructor(
@@ -107,6 +108,8 @@ export async function writeRelease(
   const published = spool && !edge && placer.inPlace ? readRanges(carryFile(previous!)) : null;
   const untouched = (group: PlanGroup, at: string) => unaffected(group) && recycler!.stands(at);
   const record = new ReleaseRecord(manifest, ranges, rules, edge, opts, scope);
+  // Parts of responses rendered again that the published files hold as they stand (kept.ts).
+  const kept = scope.kind === 'changes' && previous ? new KeptParts(store, scope, placer) : null;
   const { counts, failures } = record;
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
   type Pending =
@@ -156,6 +159,7 @@ export async function writeRelease(
       }
       record.rendered(current.file, r, current.segment);
       counts[r.placed]++;
+      if (r.kept) counts.kept++;
       if (r.placed !== 'unchanged') rewritten.push(current.file.file);
       opts.onFile?.(false);
     }
@@ -238,7 +242,8 @@ export async function writeRelease(
         const file = planOf(item);
         counts.rendered++;
         const pool = await poolNow();
-        const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
+        const before = line === null ? null : parsePrevious(line);
+        const job = jobOf(file, before, rec, before && kept ? kept.of(file, before) : null);
         const result = pool ? pool.run(job) : runJob(job, store, clock, placer);
         pending.push({ file, result, segment });
       }

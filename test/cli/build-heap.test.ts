@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SHORT_BUILD_V8_FLAGS, needsBoundedHeap, tuneForShortBuild } from '../../src/cli/build-heap.js';
 import { POOL_AFTER } from '../../src/publish/write-release.js';
 
-const changes = (n: number) => ({ kind: 'changes' as const, topics: new Set(['any']), changes: n });
+const changes = (n: number) => ({ kind: 'changes' as const, topics: new Set(['any']), matches: new Map(), changes: n });
 
 describe('the bounded heap of fds build', () => {
   const before = process.env.FDS_BUILD_HEAP;

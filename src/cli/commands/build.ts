@@ -50,7 +50,8 @@ export function summaryLine(s: BuildSummary, out: string): string {
   const where = s.published
     ? `published ${out} -> ${path.basename(s.release)}`
     : `nothing changed, ${out} stays ${path.basename(s.release)}`;
-  const how = s.mode === 'full' ? `full build (${s.reason})` : `incremental: ${n(s.rendered)} rendered`;
+  const kept = s.kept ? ` (${n(s.kept)} with a part kept from the published file)` : '';
+  const how = s.mode === 'full' ? `full build (${s.reason})` : `incremental: ${n(s.rendered)} rendered${kept}`;
   return (
     `build: ${n(s.files)} files, ${mb(s.bytes)}, ${how}: ${n(s.added + s.changed)} written ` +
     `(${n(s.added)} new, ${n(s.changed)} changed), ` +
