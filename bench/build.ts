@@ -100,7 +100,8 @@ async function cliDayStep(dir: string, db: string, out: string, at: Date, scale:
   );
   const seconds = (performance.now() - started) / 1000;
   if (res.status !== 0) throw new Error(`fds build failed: ${res.stderr}`);
-  const rendered = /incremental: (\d[\d,]*) rendered: (\d[\d,]*) written/.exec(res.stdout);
+  // The count may be followed by how many of those renders kept a part of their published file.
+  const rendered = /incremental: (\d[\d,]*) rendered(?: \([^)]*\))?: (\d[\d,]*) written/.exec(res.stdout);
   if (!rendered) throw new Error(`fds build did not build incrementally: ${res.stdout}`);
   const count = (s: string) => s.replaceAll(',', '');
   fs.rmSync(side, { recursive: true, force: true });

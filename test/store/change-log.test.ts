@@ -218,6 +218,28 @@ describe('the change feed', () => {
     expect(feed(file, 'since=-1')).toMatchObject({ status: 400, body: { error: 'since must be a snapshot id' } });
   });
 
+  it('lists the matches a snapshot changed by league, then id, and one the store no longer has with null values', async () => {
+    const { db, file } = tempStore();
+    await sync(db, copyRecorded(), '2026-03-22T15:00:00Z');
+    const ids = db.prepare("SELECT id FROM matches WHERE league_slug = 'eng.1' ORDER BY id").pluck().all() as string[];
+    db.close();
+    const [first, second] = [ids[0]!, ids[1]!];
+    editStore(file, () => {}, [
+      ['match', 'eng.1', second],
+      ['summary', 'eng.1', first],
+      ['plays', 'eng.1', second],
+      ['match', 'esp.1', 'gone'],
+    ]);
+    const { matches } = feed(file, '').body.snapshots[0];
+    expect(matches.map((m: { league: string; id: string }) => `${m.league}/${m.id}`)).toEqual([
+      `eng.1/${first}`,
+      `eng.1/${second}`,
+      'esp.1/gone',
+    ]);
+    expect(matches[2]).toEqual({ league: 'esp.1', id: 'gone', state: null, homeScore: null, awayScore: null });
+    expect(Object.keys(matches[0])).toEqual(['league', 'id', 'state', 'homeScore', 'awayScore']);
+  });
+
   it('lists each score as the match record has it, text or number, whether synced or migrated', async () => {
     const { db, file } = tempStore();
     await sync(db, copyRecorded(), '2026-03-22T15:00:00Z');

@@ -4,6 +4,7 @@ import type { ChangeKind } from '../../store/snapshots.js';
 import { CLUB_CHANGES } from '../../store/snapshots.js';
 import type { HandlerResult } from '../route.js';
 import { compareText } from '../serialize/league.js';
+import { RawJson } from '../raw-json.js';
 
 /** Snapshots listed when the client gives no `since`. */
 export const DEFAULT_FEED_LENGTH = 20;
@@ -20,11 +21,8 @@ function distinct<T>(items: T[], key: (t: T) => string): T[] {
 }
 
 function describe(store: StoreReader, snapshot: number) {
-  const matches = store.matches
-    .changedIn(snapshot)
-    // Their values now, not then: a client polls to learn where things stand.
-    .map((m) => ({ league: m.league, id: m.id, state: m.state, homeScore: m.home, awayScore: m.away }))
-    .sort(byLeagueThenId);
+  // Their values now, not then: a client polls to learn where things stand.
+  const matches = new RawJson(store.matches.changedIn(snapshot));
   const others = store.snapshots.changesOfKinds(snapshot, [...CLUB_CHANGES, 'standings']);
   const clubs = distinct(
     others.filter((r) => CLUB_CHANGES.has(r.kind as ChangeKind)),
