@@ -85,8 +85,11 @@ export class SnapshotQueries {
         `SELECT snapshot, kind, league_slug AS league, key FROM changes WHERE snapshot = ? AND kind IN (SELECT value FROM json_each(?))
          ORDER BY kind, league_slug, key`,
       ),
-      leaguesOf: db
-        .prepare(`SELECT DISTINCT league_slug FROM changes WHERE snapshot = ? AND league_slug <> ''`)
+      nextKind: db.prepare('SELECT kind FROM changes WHERE snapshot = ? AND kind > ? ORDER BY kind LIMIT 1').pluck(),
+      nextLeague: db
+        .prepare(
+          'SELECT league_slug FROM changes WHERE snapshot = ? AND kind = ? AND league_slug > ? ORDER BY league_slug LIMIT 1',
+        )
         .pluck(),
     };
   }
@@ -120,9 +123,18 @@ export class SnapshotQueries {
     return this.s.ofKinds.all(id, JSON.stringify(kinds)) as ChangeRow[];
   }
 
-  /** The leagues snapshot `id` changed anything of. */
+  /**
+   * The leagues snapshot `id` changed anything of. One index seek per kind and league, not a read of
+   * every row: a first sync's snapshot has a row for each record of the store.
+   */
   leaguesOf(id: number): string[] {
-    return this.s.leaguesOf.all(id) as string[];
+    const leagues = new Set<string>();
+    const next = (kind: string) => this.s.nextKind.get(id, kind) as string | undefined;
+    for (let kind = next(''); kind !== undefined; kind = next(kind)) {
+      const after = (league: string) => this.s.nextLeague.get(id, kind, league) as string | undefined;
+      for (let league = after(''); league !== undefined; league = after(league)) leagues.add(league);
+    }
+    return [...leagues];
   }
 
   oldest(): number | null {

@@ -218,7 +218,7 @@ describe('the change feed', () => {
     expect(feed(file, 'since=-1')).toMatchObject({ status: 400, body: { error: 'since must be a snapshot id' } });
   });
 
-  it('lists the matches a snapshot changed by league, then id, and one the store no longer has with null values', async () => {
+  it('lists the leagues and matches a snapshot changed, by league then id, one the store no longer has with null values', async () => {
     const { db, file } = tempStore();
     await sync(db, copyRecorded(), '2026-03-22T15:00:00Z');
     const ids = db.prepare("SELECT id FROM matches WHERE league_slug = 'eng.1' ORDER BY id").pluck().all() as string[];
@@ -230,7 +230,8 @@ describe('the change feed', () => {
       ['plays', 'eng.1', second],
       ['match', 'esp.1', 'gone'],
     ]);
-    const { matches } = feed(file, '').body.snapshots[0];
+    const { leagues, matches } = feed(file, '').body.snapshots[0];
+    expect(leagues).toEqual(['eng.1', 'esp.1']);
     expect(matches.map((m: { league: string; id: string }) => `${m.league}/${m.id}`)).toEqual([
       `eng.1/${first}`,
       `eng.1/${second}`,
