@@ -61,7 +61,7 @@ export function fixtures(store: StoreReader, league: string, q: FixturesQuery, k
       filters: { from: q.from, to: q.to, status: q.status },
       events: kept ?? events(store, league, rows),
     },
-    // Only a page of a status no match in play has keeps its events (eventsStand).
+    // Only a page of a status that never lists a match in play keeps its events (eventsStand).
     live: rows.some((r) => r.state === 'in'),
   };
 }
