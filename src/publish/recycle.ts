@@ -215,6 +215,11 @@ export class Recycler {
     return published !== null && !this.stale.has(file) ? SAME : UNKNOWN;
   }
 
+  /** No release since the recycled one rewrote a file: every file the published release has stands here. */
+  get allStand(): boolean {
+    return this.stale.size === 0;
+  }
+
   /**
    * Whether every file of the requests at `requestPath` that the published release has stands
    * here as the published file (so `claim` would say `same` of each, given its published line).

@@ -109,7 +109,6 @@ export async function writeRelease(
   // A segment of untouched match groups whose files all stand as published is carried over whole:
   // its manifest lines as bytes, its spool segment linked (manifest-ranges.ts).
   const published = spool && !edge && placer.inPlace ? readRanges(carryFile(previous!)) : null;
-  const untouched = (group: PlanGroup, at: string) => unaffected(group) && recycler!.stands(at);
   const record = new ReleaseRecord(manifest, ranges, rules, edge, opts, scope);
   // Parts of responses rendered again that the published files hold as they stand (kept.ts).
   const kept = scope.kind === 'changes' && previous ? new KeptParts(store, scope, placer) : null;
@@ -195,9 +194,9 @@ export async function writeRelease(
     runs: Array<[PlanGroup, Run]>;
     digest: FileDigest;
     whole: boolean;
-    /** The segment's match groups (groupId); those held back, with their request paths, while it may be carried over whole. */
+    /** The segment's match groups (groupId); those held back (with their request paths, if known) while it may be carried over whole. */
     groups: FileDigest;
-    held: Array<[PlanGroup, string]>;
+    held: Array<[PlanGroup, string | null]>;
     quick: boolean;
   } | null;
   const flushOpen = async () => {
@@ -292,14 +291,19 @@ export async function writeRelease(
         open = { key: segment, runs, digest, whole: !!spool, groups, held, quick: !!published };
       }
       if (group) open.groups.add(groupId(group.params));
-      // A group's request path only for a build that may carry it (not for every match of every build).
-      const at = open.quick && group ? routePath(group.route, group.params) : null;
-      if (at !== null && untouched(group!, at)) {
-        open.held.push([group!, at]);
+      if (open.quick && group && unaffected(group)) {
+        // Its request path only where staleness is asked of it (not for every match of every build).
+        const at = recycler!.allStand ? null : routePath(group.route, group.params);
+        if (at === null || recycler!.stands(at)) {
+          open.held.push([group, at]);
+          continue;
+        }
+        await planHeld();
+        await planEntry(entry, at);
         continue;
       }
       if (open.quick) await planHeld();
-      await planEntry(entry, at);
+      await planEntry(entry, null);
     }
     await closeSegment();
     await settle(0);
