@@ -5,6 +5,7 @@
  * 806 responses (fixtures pages of finished matches, 60 MB, most of which gained only a count).
  */
 import type { ChangeView } from '../api/reads.js';
+import { topic } from '../api/reads.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { ManifestEntry } from './manifest.js';
 import type { FilePlacer } from './place.js';
@@ -46,7 +47,8 @@ export class KeptParts implements ChangeView {
   /** The kept part of a file the build renders again (`before`: its published manifest line), if it stands. */
   of(file: PlannedFile, before: ManifestEntry): KeptPart | null {
     const keeps = file.route.keeps;
-    if (!keeps || !file.resolved || before.status !== 200) return null;
+    // A change this code cannot place may have touched anything: no part is known to stand.
+    if (!keeps || !file.resolved || before.status !== 200 || this.topics.has(topic.everything)) return null;
     const head = this.placer.readPublished(file.file, Math.min(HEAD, before.bytes));
     const member = `,${JSON.stringify(keeps.field)}:`;
     const at = head ? head.indexOf(member) : -1;

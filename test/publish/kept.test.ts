@@ -117,6 +117,27 @@ describe('kept parts', () => {
     expect(contentOf(out)).toEqual(await fullBuildOf(db));
   });
 
+  it('keeps no part when the change log has a change this code cannot place', async () => {
+    const { db, out } = copyOfBase('unknown');
+    const first = firstFinished(db);
+    // A newer writer's kind of change, and a match edited without a row this code reads.
+    editStore(
+      db,
+      (w) =>
+        w
+          .prepare(
+            `UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed'
+             WHERE league_slug = 'eng.1' AND id = ?`,
+          )
+          .run(first.id),
+      [['rewritten', 'eng.1', first.id]],
+    );
+    const { summary } = await buildInto(db, out);
+    expect(summary.kept).toBe(0);
+    expect(pageOf(out).events).toContain('Renamed Derby');
+    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+  });
+
   it('renders a page from the store when a match it listed is gone', async () => {
     const { db, out } = copyOfBase('gone');
     const first = firstFinished(db);
