@@ -291,19 +291,17 @@ export async function writeRelease(
         open = { key: segment, runs, digest, whole: !!spool, groups, held, quick: !!published };
       }
       if (group) open.groups.add(groupId(group.params));
+      let at: string | null = null;
       if (open.quick && group && unaffected(group)) {
         // Its request path only where staleness is asked of it (not for every match of every build).
-        const at = recycler!.allStand ? null : routePath(group.route, group.params);
+        at = recycler!.allStand ? null : routePath(group.route, group.params);
         if (at === null || recycler!.stands(at)) {
           open.held.push([group, at]);
           continue;
         }
-        await planHeld();
-        await planEntry(entry, at);
-        continue;
       }
       if (open.quick) await planHeld();
-      await planEntry(entry, null);
+      await planEntry(entry, at);
     }
     await closeSegment();
     await settle(0);
