@@ -25,7 +25,7 @@ import { buildScope } from './scope.js';
 import {
   MANIFEST_FILE,
   acquireLock,
-  carryFile,
+  carryDir,
   cleanStale,
   createTempRelease,
   currentRelease,
@@ -211,12 +211,12 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       if (nothingChanged) {
         if (recycler) await recycler.giveBack();
         else fs.rmSync(temp, { recursive: true, force: true });
-        fs.rmSync(carryFile(temp), { recursive: true, force: true });
+        fs.rmSync(carryDir(temp), { recursive: true, force: true });
         release = previous;
       } else {
         release = publish(layout, temp);
-        fs.rmSync(carryFile(release), { recursive: true, force: true });
-        fs.renameSync(carryFile(temp), carryFile(release));
+        fs.rmSync(carryDir(release), { recursive: true, force: true });
+        fs.renameSync(carryDir(temp), carryDir(release));
         const base = opts.full ? null : previous;
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
         recycler?.published();
@@ -253,7 +253,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       fs.rmSync(temp, { recursive: true, force: true });
       fs.rmSync(`${temp}-rules`, { recursive: true, force: true });
       for (const file of Object.values(discardedFiles(temp))) fs.rmSync(file, { force: true });
-      fs.rmSync(carryFile(temp), { recursive: true, force: true });
+      fs.rmSync(carryDir(temp), { recursive: true, force: true });
     }
     unlock();
   }

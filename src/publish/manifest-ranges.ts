@@ -6,7 +6,7 @@
  * and its spool segment linked, without reading a line or planning a file (write-release.ts). The
  * day step at demo scale 4 carries 102,968 of its 113,691 files so (661 of 781 segments).
  *
- * Kept beside the spool's index in the release's carry directory (release.ts `carryFile`), one
+ * Kept beside the spool's index in the release's carry directory (release.ts `carryDir`), one
  * JSON line per segment in manifest order.
  */
 import nodeFs from 'node:fs';

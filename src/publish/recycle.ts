@@ -26,7 +26,7 @@ import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
 import { copyTree } from './link-tree.js';
 import type { ReleaseLayout } from './release.js';
-import { MANIFEST_FILE, carryFile, lineageFile, releaseNames, spareDir } from './release.js';
+import { MANIFEST_FILE, carryDir, lineageFile, releaseNames, spareDir } from './release.js';
 import { requestPathOf } from './file-name.js';
 
 /**
@@ -194,7 +194,7 @@ export class Recycler {
     // Its manifest and rule spool are large (45 and 53 MB at demo scale 4): set aside under names of
     // their own and deleted in the background while the build goes on (`discarded`).
     const aside = discardedFiles(temp);
-    if (fs.existsSync(carryFile(from))) fs.renameSync(carryFile(from), aside.carry);
+    if (fs.existsSync(carryDir(from))) fs.renameSync(carryDir(from), aside.carry);
     fs.renameSync(path.join(temp, MANIFEST_FILE), aside.manifest);
     const discarded = Promise.all(
       [aside.manifest, aside.carry].map((f) => fs.promises.rm(f, { recursive: true, force: true })),

@@ -131,7 +131,7 @@ export function lineageFile(release: string): string {
  * untouched files' candidates over from. It goes when the release goes; without it a build plans
  * every file, as it would anyway.
  */
-export function carryFile(release: string): string {
+export function carryDir(release: string): string {
   return `${release}.carry`;
 }
 
@@ -202,7 +202,7 @@ export function pruneReleases(layout: ReleaseLayout, keep = 2): string[] {
   for (const dir of drop) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(lineageFile(dir), { force: true });
-    fs.rmSync(carryFile(dir), { recursive: true, force: true });
+    fs.rmSync(carryDir(dir), { recursive: true, force: true });
   }
   return drop;
 }

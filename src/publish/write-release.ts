@@ -26,7 +26,7 @@ import type { JobResult } from './render-job.js';
 import { jobOf, runJob } from './render-job.js';
 import { startPool } from './render-pool.js';
 import type { RenderPool } from './render-pool.js';
-import { MANIFEST_FILE, carryFile } from './release.js';
+import { MANIFEST_FILE, carryDir } from './release.js';
 import { RulePlanner } from './rules.js';
 import type { Router } from './rule-settings.js';
 import { copyAssets } from '../frontdoor/assets.js';
@@ -104,11 +104,11 @@ export async function writeRelease(
   // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
   // it is not planned again unless they cannot be carried over. A segment of the spool whose files
   // all are untouched is linked whole (spool-segments.ts).
-  const spool = scope.kind === 'changes' && previous ? new SpoolSegments(carryFile(previous)) : null;
+  const spool = scope.kind === 'changes' && previous ? new SpoolSegments(carryDir(previous)) : null;
   const segmentKeys = new SegmentKeys();
   // A segment of untouched match groups whose files all stand as published is carried over whole:
   // its manifest lines as bytes, its spool segment linked (manifest-ranges.ts).
-  const published = spool && !edge && placer.inPlace ? readRanges(carryFile(previous!)) : null;
+  const published = spool && !edge && placer.inPlace ? readRanges(carryDir(previous!)) : null;
   const record = new ReleaseRecord(manifest, ranges, rules, edge, opts, scope);
   // Parts of responses rendered again that the published files hold as they stand (kept.ts).
   const kept = scope.kind === 'changes' && previous ? new KeptParts(store, scope, placer) : null;
@@ -320,8 +320,8 @@ export async function writeRelease(
   rewritten.push(...placer.copied, ...((await recycler?.ready) ?? []));
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
-  const ruleStats = rules.finish(temp, carryFile(temp));
-  ranges.finish(carryFile(temp), fs);
+  const ruleStats = rules.finish(temp, carryDir(temp));
+  ranges.finish(carryDir(temp), fs);
   await Promise.all([manifest.done(), rules.spooled()]);
   const edgeStats = edge ? await writeRouter(temp, edge, fs) : null;
   if (counts.failed) {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '../../src/api/routes.js';
-import { carryFile, currentRelease } from '../../src/publish/release.js';
+import { carryDir, currentRelease } from '../../src/publish/release.js';
 import { RANGES } from '../../src/publish/manifest-ranges.js';
 import { fallbackRuleCount } from '../../src/publish/rule-settings.js';
 import { spooledFile } from '../../src/publish/rule-spool.js';
@@ -71,7 +71,7 @@ let dir: string;
 /** The state before the day moved: a store synced at a matchday's noon, and its published build. */
 let base: string;
 let noon: Date;
-/** The files the build with its carry file intact planned. */
+/** The files the build with its carry directory intact planned. */
 let plannedIntact: ReadonlySet<string> = new Set();
 
 function resetPlans(): void {
@@ -129,15 +129,15 @@ describe('carrying untouched files over', () => {
   it('keeps the rule candidates beside the published release, and drops them with it', async () => {
     const { db, out } = copyOfBase('kept');
     const first = currentRelease(out)!;
-    expect(fs.existsSync(carryFile(first))).toBe(true);
+    expect(fs.existsSync(carryDir(first))).toBe(true);
     // Full builds: each publishes a release, whatever changed.
     for (let i = 0; i < 3; i++) await buildInto(db, out, { ruleBudget: BUDGET, keepReleases: 1, full: true });
     const release = currentRelease(out)!;
     expect(release).not.toBe(first);
-    expect(fs.existsSync(carryFile(release))).toBe(true);
-    // Pruned releases take their carry files with them.
+    expect(fs.existsSync(carryDir(release))).toBe(true);
+    // Pruned releases take their carry directories with them.
     expect(fs.existsSync(first)).toBe(false);
-    expect(fs.existsSync(carryFile(first))).toBe(false);
+    expect(fs.existsSync(carryDir(first))).toBe(false);
     const root = path.dirname(release);
     const carries = fs.readdirSync(root).filter((n) => n.endsWith('.carry'));
     const releases = fs.readdirSync(root).filter((n) => /^r-\d+$/.test(n));
@@ -158,7 +158,7 @@ describe('carrying untouched files over', () => {
     expect(fs.readFileSync(path.join(out, '_redirects'), 'utf8')).not.toBe(before);
     // The spool's segments that hold only untouched files are the published ones, linked; those
     // with a file the day touched are written anew.
-    const segments = segmentFiles(carryFile(currentRelease(out)!));
+    const segments = segmentFiles(carryDir(currentRelease(out)!));
     expect(segments.filter((f) => fs.statSync(f).nlink > 1).length).toBeGreaterThan(0);
     expect(segments.filter((f) => fs.statSync(f).nlink === 1).length).toBeGreaterThan(0);
     // Of those, the ones of untouched match groups were carried over whole, without reading a line.
@@ -168,7 +168,7 @@ describe('carrying untouched files over', () => {
 
   it('carries segments over file by file when the manifest ranges are damaged, and publishes the same', async () => {
     const { db, out } = copyOfBase('ranges');
-    const ranges = path.join(carryFile(currentRelease(out)!), RANGES);
+    const ranges = path.join(carryDir(currentRelease(out)!), RANGES);
     // Every range one line short: its bytes are not the lines the range says it has.
     const damaged = fs
       .readFileSync(ranges, 'utf8')
@@ -193,9 +193,9 @@ describe('carrying untouched files over', () => {
     expect(contentOf(out)).toEqual(await fullBuildOf(db, { router: 'edge' }));
   });
 
-  it('plans every file again without the carry file, and publishes the same', async () => {
+  it('plans every file again without the carry directory, and publishes the same', async () => {
     const { db, out } = copyOfBase('missing');
-    fs.rmSync(carryFile(currentRelease(out)!), { recursive: true });
+    fs.rmSync(carryDir(currentRelease(out)!), { recursive: true });
     resetPlans();
     const { summary } = await buildInto(db, out, { ruleBudget: BUDGET });
     expect(summary.mode).toBe('incremental');
@@ -206,7 +206,7 @@ describe('carrying untouched files over', () => {
   it('does not carry a cut-off segment whole, nor its cut-off last line, and publishes the same', async () => {
     expect(plannedIntact.size).toBeGreaterThan(0);
     const { db, out } = copyOfBase('cut');
-    const carry = carryFile(currentRelease(out)!);
+    const carry = carryDir(currentRelease(out)!);
     // Cut inside the request (the last field) of a line of a file no change touched: the cut line
     // still names its file.
     const untouched = (l: string) => l.startsWith('_s/') && !plannedIntact.has(spooledFile(l));
