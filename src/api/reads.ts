@@ -40,7 +40,7 @@ export const topic = {
 export interface ChangeView {
   readonly topics: ReadonlySet<string>;
   /** The matches of a league whose record changed (`topic.match`). */
-  matchesOf(league: string): readonly string[];
+  matchesOf(league: string): ReadonlySet<string>;
 }
 
 /** The topics one change log row touches. */

@@ -19,12 +19,12 @@ export interface KeptPart {
   bytes: number;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** How far into a file its kept part's member may start (a fixtures page's: ~400 bytes). */
 const HEAD = 4096;
 
 export class KeptParts implements ChangeView {
-  private readonly ids = new Map<string, string[]>();
-
   constructor(
     private readonly store: StoreReader,
     private readonly scope: Extract<BuildScope, { kind: 'changes' }>,
@@ -35,13 +35,8 @@ export class KeptParts implements ChangeView {
     return this.scope.topics;
   }
 
-  matchesOf(league: string): readonly string[] {
-    let ids = this.ids.get(league);
-    if (!ids) {
-      ids = [...(this.scope.matches.get(league) ?? [])];
-      this.ids.set(league, ids);
-    }
-    return ids;
+  matchesOf(league: string): ReadonlySet<string> {
+    return this.scope.matches.get(league) ?? NONE;
   }
 
   /** The kept part of a file the build renders again (`before`: its published manifest line), if it stands. */

@@ -45,8 +45,8 @@ export class FilePlacer {
     return `${target}.~${process.pid}-${threadId}-${this.temps++}`;
   }
 
-  // fs's callback API, not its promises: a FileHandle and its promises cost the build's thread more
-  // (a scale-4 day step writes ~800 files; a first incremental build links every unchanged one).
+  // fs's callback API, not its promises: a FileHandle and its promises cost more per file, and the
+  // callback calls can be made in the calling thread (`inThread`).
 
   /** A new file with these bytes (never an existing one). */
   private writeFile(file: string, body: Buffer): Promise<void> {
@@ -188,7 +188,7 @@ export class FilePlacer {
    * The published release's bytes of a file, the first `length` of them if given (null: no
    * published release, or no such file). Read in the calling thread: a render waits for them.
    */
-  readPublished(file: string, length = Number.POSITIVE_INFINITY): Buffer | null {
+  readPublished(file: string, length?: number): Buffer | null {
     if (!this.previous) return null;
     let fd: number;
     try {
@@ -197,7 +197,7 @@ export class FilePlacer {
       return null;
     }
     try {
-      if (length === Number.POSITIVE_INFINITY) return this.fs.readFileSync(fd);
+      if (length === undefined) return this.fs.readFileSync(fd);
       const head = Buffer.allocUnsafe(length);
       return head.subarray(0, this.fs.readSync(fd, head, 0, length, 0));
     } finally {
@@ -243,9 +243,9 @@ export function sameBytes(a: string, b: string, fs: OutputFs = nodeFs): boolean 
 
 /**
  * `fs` with the callback calls a placer makes (writeFile, link, rename) done in the calling thread,
- * their callbacks run on the next tick. For a render worker, a thread of its own: handed to libuv's
- * pool, each file costs three hand-overs between threads (open, write, close), and with two cores
- * shared by the build's thread, the workers and the pool, those switches cost more than the writes.
+ * their callbacks run on the next tick. For the build's thread and each render worker's: handed to
+ * libuv's pool, each file costs three hand-overs between threads (open, write, close), and with two
+ * cores shared by the build's thread, the workers and the pool, those switches cost more than the writes.
  */
 export function inThread(fs: OutputFs): OutputFs {
   type Done = (err: NodeJS.ErrnoException | null) => void;

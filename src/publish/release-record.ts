@@ -16,7 +16,6 @@ import type { RulePlanner } from './rules.js';
 import type { SegmentSummary } from './spool-segments.js';
 import type { LineWriter } from '../util/lines.js';
 import type { BuildScope } from './scope.js';
-import { topic } from '../api/reads.js';
 
 const MAX_REPORTED_FAILURES = 20;
 
@@ -33,17 +32,9 @@ export class ReleaseRecord {
     private readonly scope: BuildScope,
   ) {}
 
-  // A match's files come together: the last answer is remembered.
-  private asked = { league: '', id: '', changed: false };
-
-  /** Whether a match changed since the published build (its carried candidates move day). */
-  private readonly matchChanged = (league: string, id: string) => {
-    if (this.asked.league !== league || this.asked.id !== id) {
-      const { scope } = this;
-      this.asked = { league, id, changed: scope.kind === 'changes' && scope.topics.has(topic.match(league, id)) };
-    }
-    return this.asked.changed;
-  };
+  /** Whether a match's record changed since the published build (its carried candidates move day). */
+  private readonly matchChanged = (league: string, id: string) =>
+    this.scope.kind === 'changes' && this.scope.matches.get(league)?.has(id) === true;
 
   fail(message: string): void {
     this.counts.failed++;

@@ -219,7 +219,7 @@ export async function writeRelease(
   const planEntry = async (entry: PlanItem | PlanGroup, at: string | null) => {
     const group = 'items' in entry ? entry : null;
     const segment = open!.key;
-    const run = group && carriedGroup(group, at!);
+    const run = group && carriedGroup(group, at);
     if (run) plannedMore(run.length);
     if (run && open!.whole && run.every(standsAsIs)) {
       for (const [file] of run) open!.digest.add(file);
@@ -340,7 +340,7 @@ export async function writeRelease(
 export const POOL_AFTER = 4096;
 /** Results awaited at once from the render workers: enough to keep them busy, few enough to bound memory. */
 const IN_FLIGHT = 512;
-/** Writes in flight when the build renders in its own thread. */
+/** Results awaited at once when the build renders in its own thread. */
 const IN_PROCESS = 32;
 
 /** A match group's identity within its segment, whose key names the route and league: its path parameters. */

@@ -127,8 +127,8 @@ export class MatchQueries {
    * How many of these matches (ids of the league) the filtered list takes, and the place in it of
    * the first of them (null when it takes none).
    */
-  taken(league: string, filter: FixtureFilter, ids: readonly string[]): { taken: number; first: number | null } {
-    const b = { ...bounds(league, filter), ids: JSON.stringify(ids) };
+  taken(league: string, filter: FixtureFilter, ids: Iterable<string>): { taken: number; first: number | null } {
+    const b = { ...bounds(league, filter), ids: JSON.stringify([...ids]) };
     const taken = (filter.state ? this.s.takenState.get(b) : this.s.taken.get(b)) as number;
     if (!taken) return { taken, first: null };
     return { taken, first: (filter.state ? this.s.beforeState.get(b) : this.s.before.get(b)) as number };
