@@ -4,7 +4,6 @@
  * again, computing anew only what the snapshot day moves (priorities, the hot set). Whether the carry
  * file is there, missing or cut off, the release is the one a full build of the same store gives.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,7 +15,7 @@ import { spooledFile } from '../../src/publish/rule-spool.js';
 import { openStore } from '../../src/store/db.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
 import { tempDir } from '../helpers/store.js';
-import { buildInto, treeState } from './helpers.js';
+import { buildInto, contentOf, copyOfState, fullBuildOf } from './helpers.js';
 import type { BuildOptions } from '../../src/publish/build.js';
 
 const plans = vi.hoisted(() => ({ count: 0, files: new Set<string>() }));
@@ -103,12 +102,8 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** A copy of the state before the day moved (hard links and the relative `dist` link kept). */
-function copyOfBase(name: string): { db: string; out: string } {
-  const to = path.join(dir, name);
-  execFileSync('cp', ['-a', base, to]);
-  return { db: path.join(to, 'store.sqlite'), out: path.join(to, 'dist') };
-}
+/** A copy of the state before the day moved. */
+const copyOfBase = (name: string) => copyOfState(base, path.join(dir, name));
 
 /** The segment files of a build's rule spool. */
 const segmentFiles = (carry: string) =>
@@ -117,13 +112,8 @@ const segmentFiles = (carry: string) =>
     .filter((n) => n.endsWith('.tsv'))
     .map((n) => path.join(carry, n));
 
-const contentOf = (out: string) => new Map([...treeState(out)].map(([f, s]) => [f, s.sha]));
-
-async function fullBuildOf(db: string, opts: Partial<BuildOptions> = {}): Promise<Map<string, string>> {
-  const out = path.join(tempDir('fds-carry-full-'), 'dist');
-  await buildInto(db, out, { full: true, ruleBudget: BUDGET, ...opts });
-  return contentOf(out);
-}
+const fullBuildWithBudget = (db: string, opts: Partial<BuildOptions> = {}) =>
+  fullBuildOf(db, { ruleBudget: BUDGET, ...opts });
 
 describe('carrying untouched files over', () => {
   it('keeps the rule candidates beside the published release, and drops them with it', async () => {
@@ -163,7 +153,7 @@ describe('carrying untouched files over', () => {
     expect(segments.filter((f) => fs.statSync(f).nlink === 1).length).toBeGreaterThan(0);
     // Of those, the ones of untouched match groups were carried over whole, without reading a line.
     expect(whole.segments).toBeGreaterThan(0);
-    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+    expect(contentOf(out)).toEqual(await fullBuildWithBudget(db));
   });
 
   it('carries segments over file by file when the manifest ranges are damaged, and publishes the same', async () => {
@@ -180,7 +170,7 @@ describe('carrying untouched files over', () => {
     const { summary } = await buildInto(db, out, { ruleBudget: BUDGET });
     expect(whole.segments).toBe(0);
     expect(summary.unchanged).toBeGreaterThan(summary.rendered);
-    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+    expect(contentOf(out)).toEqual(await fullBuildWithBudget(db));
   });
 
   it('carries files over under the edge router too, each with its own headers and index entry', async () => {
@@ -190,7 +180,7 @@ describe('carrying untouched files over', () => {
     const { summary } = await buildInto(db, out, { ruleBudget: BUDGET, router: 'edge' });
     expect(summary.mode).toBe('incremental');
     expect(summary.unchanged).toBeGreaterThan(summary.rendered);
-    expect(contentOf(out)).toEqual(await fullBuildOf(db, { router: 'edge' }));
+    expect(contentOf(out)).toEqual(await fullBuildWithBudget(db, { router: 'edge' }));
   });
 
   it('plans every file again without the carry directory, and publishes the same', async () => {
@@ -200,7 +190,7 @@ describe('carrying untouched files over', () => {
     const { summary } = await buildInto(db, out, { ruleBudget: BUDGET });
     expect(summary.mode).toBe('incremental');
     expect(plans.count).toBe(summary.files);
-    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+    expect(contentOf(out)).toEqual(await fullBuildWithBudget(db));
   });
 
   it('does not carry a cut-off segment whole, nor its cut-off last line, and publishes the same', async () => {
@@ -219,6 +209,6 @@ describe('carrying untouched files over', () => {
     resetPlans();
     await buildInto(db, out, { ruleBudget: BUDGET });
     expect(plans.files.has(cutFile)).toBe(true);
-    expect(contentOf(out)).toEqual(await fullBuildOf(db));
+    expect(contentOf(out)).toEqual(await fullBuildWithBudget(db));
   });
 });

@@ -4,6 +4,7 @@
  * CDN (Netlify's rule engine over the generated rules, files served with `_headers`) and the
  * static-first server.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -87,6 +88,25 @@ export function treeState(out: string): Map<string, FileState> {
   };
   walk(root);
   return states;
+}
+
+/** Each file of the published release by its content's hash. */
+export const contentOf = (out: string): Map<string, string> => new Map([...treeState(out)].map(([f, s]) => [f, s.sha]));
+
+/** The published tree a full build of `db` gives, by content (built in a directory of its own). */
+export async function fullBuildOf(db: string, opts: Partial<BuildOptions> = {}): Promise<Map<string, string>> {
+  const out = path.join(tempDir('fds-full-'), 'dist');
+  await buildInto(db, out, { full: true, ...opts });
+  return contentOf(out);
+}
+
+/**
+ * A copy of a directory holding `store.sqlite` and its build's `dist` (hard links and the relative
+ * `dist` link kept), for a test to move on from the same state as others.
+ */
+export function copyOfState(from: string, to: string): { db: string; out: string } {
+  execFileSync('cp', ['-a', from, to]);
+  return { db: path.join(to, 'store.sqlite'), out: path.join(to, 'dist') };
 }
 
 const lower = (h: Record<string, string>) =>

@@ -4,7 +4,6 @@
  * match is in or before the page, or the published file is not the one its manifest line describes,
  * the page is rendered from the store; either way the release is the one a full build gives.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,7 +13,7 @@ import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
 import { deleteMatch, editStore, tempDir } from '../helpers/store.js';
-import { buildInto, treeState } from './helpers.js';
+import { buildInto, contentOf, copyOfState, fullBuildOf } from './helpers.js';
 
 const LEAGUES = ['eng.1'];
 const DAY = 86_400_000;
@@ -47,11 +46,7 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function copyOfBase(name: string): { db: string; out: string } {
-  const to = path.join(dir, name);
-  execFileSync('cp', ['-a', base, to]);
-  return { db: path.join(to, 'store.sqlite'), out: path.join(to, 'dist') };
-}
+const copyOfBase = (name: string) => copyOfState(base, path.join(dir, name));
 
 function firstFinished(db: string): { id: string; day: string } {
   const conn = new Database(db, { readonly: true });
@@ -67,12 +62,11 @@ function firstFinished(db: string): { id: string; day: string } {
   }
 }
 
-const contentOf = (out: string) => new Map([...treeState(out)].map(([f, s]) => [f, s.sha]));
-
-async function fullBuildOf(db: string): Promise<Map<string, string>> {
-  const out = path.join(tempDir('fds-kept-full-'), 'dist');
-  await buildInto(db, out, { full: true });
-  return contentOf(out);
+/** An edit of a match's record (its name becomes 'Renamed Derby'), logged as `changes` say. */
+function renameMatch(db: string, id: string, changes: Array<[string, string, string]>): void {
+  const rename = `UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed'
+    WHERE league_slug = 'eng.1' AND id = ?`;
+  editStore(db, (w) => w.prepare(rename).run(id), changes);
 }
 
 /** The body of a published file, split at its events. */
@@ -98,20 +92,10 @@ describe('kept parts', () => {
   it('renders a page from the store when a match it lists changed', async () => {
     const { db, out } = copyOfBase('edited');
     const first = firstFinished(db);
-    editStore(
-      db,
-      (w) =>
-        w
-          .prepare(
-            `UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed'
-             WHERE league_slug = 'eng.1' AND id = ?`,
-          )
-          .run(first.id),
-      [
-        ['match', 'eng.1', first.id],
-        ['day', 'eng.1', first.day],
-      ],
-    );
+    renameMatch(db, first.id, [
+      ['match', 'eng.1', first.id],
+      ['day', 'eng.1', first.day],
+    ]);
     await buildInto(db, out);
     expect(pageOf(out).events).toContain('Renamed Derby');
     expect(contentOf(out)).toEqual(await fullBuildOf(db));
@@ -121,17 +105,7 @@ describe('kept parts', () => {
     const { db, out } = copyOfBase('unknown');
     const first = firstFinished(db);
     // A newer writer's kind of change, and a match edited without a row this code reads.
-    editStore(
-      db,
-      (w) =>
-        w
-          .prepare(
-            `UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed'
-             WHERE league_slug = 'eng.1' AND id = ?`,
-          )
-          .run(first.id),
-      [['rewritten', 'eng.1', first.id]],
-    );
+    renameMatch(db, first.id, [['rewritten', 'eng.1', first.id]]);
     const { summary } = await buildInto(db, out);
     expect(summary.kept).toBe(0);
     expect(pageOf(out).events).toContain('Renamed Derby');
