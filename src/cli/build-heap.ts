@@ -48,10 +48,9 @@ function boundedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
- * Whether a build runs with the bounded heap: a full one, or one of more changes than an incremental
- * build renders responses before it starts its render workers (write-release.ts), where it starts to
- * hold what a full build holds (a change makes about one response render; a day of the demo at
- * scale 1 is about 730 changes).
+ * Whether a build runs with the bounded heap: a full one, or one of so many changes that it renders
+ * as a full build does, a render worker per core (write-release.ts), and holds what a full build
+ * holds (a change makes about one response render; a day of the demo at scale 1 is about 730 changes).
  */
 export function needsBoundedHeap(scope: BuildScope): boolean {
   if (process.env[BOUNDED]) return false;

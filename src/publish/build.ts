@@ -58,8 +58,12 @@ export interface BuildOptions {
   clock?: Clock;
   /** Render and write every file, reusing nothing from the published release. */
   full?: boolean;
-  /** Render threads (default: one per core; 0 renders in the build's own thread). */
+  /**
+   * Render threads (default: one per core; 0 renders in the build's own thread). An incremental build
+   * of `workerAfter` changes or more (default WORKER_AFTER) uses one of them, beside its own thread.
+   */
   workers?: number;
+  workerAfter?: number;
   ruleBudget?: number;
   fallback?: string;
   /** How the CDN reaches the files: literal rules only (default), or an edge function first. */

@@ -29,6 +29,8 @@ export interface RenderJob {
   recycled: RecycledFile | null;
   /** Where the published file holds a part of the response that stands (kept.ts), if it does. */
   kept: KeptPart | null;
+  /** Its place among the jobs a render pool was sent, when the build's own thread may take it over (render-pool.ts). */
+  seq?: number;
 }
 
 export type JobResult =

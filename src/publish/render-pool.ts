@@ -2,13 +2,17 @@
  * Render workers for `fds build`, so a build uses every core: jobs go out in batches to the least
  * busy worker and come back as promises the build awaits in plan order, so the manifest and the
  * rules are written exactly as a single-threaded build writes them.
+ *
+ * The build does not wait for them to start: batches go out at once and a worker takes them once it
+ * has loaded (its messages wait for it). A worker that cannot start, or sees the store in another
+ * state than the build (a sync committed meanwhile), renders nothing: what was sent to it is
+ * rendered in the build's own thread after all, in the order it was sent.
  */
 import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../util/worker.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import type { ReleaseStart } from './recycle.js';
-import os from 'node:os';
 import type { Clock } from '../util/time.js';
 import type { BuildOptions } from './build.js';
 
@@ -21,6 +25,14 @@ export interface WorkerSetup {
   start: ReleaseStart;
   /** The build's clock, an instant (responses render with the store's snapshot time). */
   clock: string;
+  /** The store as the build sees it (storeState): a worker that sees another renders nothing. */
+  state: string;
+  /**
+   * Who renders each job (by its `seq`): 0 nobody yet, 1 a worker, 2 the build's own thread, which
+   * takes jobs a worker has not started while it waits (RenderPool.result). Claimed with
+   * compare-and-swap, so each job is rendered once. Null: the workers render every job sent.
+   */
+  claims: SharedArrayBuffer | null;
 }
 
 /**
@@ -32,122 +44,222 @@ export function storeState(store: StoreReader): string {
 }
 
 const BATCH = 32;
+/** Jobs of a build the build's own thread can take over (those beyond render in the workers only). */
+const CLAIMS = 1 << 14;
+export const CLAIMED_BY_WORKER = 1;
+const CLAIMED_HERE = 2;
 /**
  * A render holds one response at a time; without a cap V8 lets each worker's heap grow lazily to
  * hundreds of megabytes, and the build's peak memory with it.
  */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
+interface Batch {
+  jobs: RenderJob[];
+  done: Array<(r: JobResult) => void>;
+}
+
 interface Slot {
   worker: Worker;
   busy: number;
+  /** It has loaded and sees the store as the build does. */
+  ready: boolean;
+  /** It renders nothing (it could not start, or sees another store). */
+  gone: boolean;
+  exited: boolean;
 }
+
+/** What a worker says: it has loaded (and whether it renders), or a batch's results, or that it rendered none of it. */
+export type WorkerMessage =
+  | { ready: boolean }
+  | { batch: number; results: Array<JobResult | null> }
+  | { batch: number; stale: true };
 
 export class RenderPool {
   private readonly slots: Slot[] = [];
-  private readonly waiting = new Map<number, Array<(r: JobResult) => void>>();
-  private batch: { jobs: RenderJob[]; done: Array<(r: JobResult) => void> } = { jobs: [], done: [] };
+  private readonly waiting = new Map<number, { slot: Slot; batch: Batch }>();
+  private batch: Batch = { jobs: [], done: [] };
   private nextBatch = 0;
   private failure: Error | null = null;
+  private closing: Promise<void> | null = null;
+  /** Batches a worker did not render, rendered here one job after another. */
+  private rerun: Promise<void> = Promise.resolve();
+  private seq = 0;
+  /** Jobs sent that this thread may still take over, latest last. */
+  private readonly open: Array<{ job: RenderJob; done: (r: JobResult) => void }> = [];
 
-  private constructor() {}
+  private constructor(
+    private readonly local: (job: RenderJob) => Promise<JobResult>,
+    /** Who renders each job, when this thread may take jobs over (WorkerSetup.claims). */
+    private readonly claims: Int32Array | null,
+  ) {}
 
+  /** Workers that have started and render. */
   get size(): number {
-    return this.slots.length;
+    return this.slots.filter((s) => s.ready && !s.gone).length;
   }
 
-  /** Start `size` workers; null when they do not see the store as `state` (a sync committed meanwhile). */
-  static async start(size: number, setup: WorkerSetup, state: string): Promise<RenderPool | null> {
-    const pool = new RenderPool();
-    const ready: Array<Promise<string>> = [];
+  /** Start `size` workers; `local` renders in this thread what they cannot, and what it takes over. */
+  static launch(
+    size: number,
+    setup: Omit<WorkerSetup, 'claims'>,
+    local: (job: RenderJob) => Promise<JobResult>,
+    takeOver: boolean,
+  ): RenderPool {
+    const claims = takeOver ? new SharedArrayBuffer(CLAIMS * Int32Array.BYTES_PER_ELEMENT) : null;
+    const pool = new RenderPool(local, claims && new Int32Array(claims));
     for (let i = 0; i < size; i++) {
       const worker = moduleWorker(import.meta.url, 'render-worker', {
-        workerData: setup,
+        workerData: { ...setup, claims },
         resourceLimits: WORKER_LIMITS,
       });
-      const slot = { worker, busy: 0 };
+      const slot: Slot = { worker, busy: 0, ready: false, gone: false, exited: false };
       pool.slots.push(slot);
-      ready.push(
-        new Promise((resolve, reject) => {
-          worker.once('error', reject);
-          worker.once('message', (m: { ready: string }) => resolve(m.ready));
-        }),
-      );
-      worker.on('message', (m: { batch?: number; results?: JobResult[] }) => {
-        if (m.batch === undefined || !m.results) return;
-        slot.busy--;
-        const done = pool.waiting.get(m.batch)!;
-        pool.waiting.delete(m.batch);
-        for (const [j, r] of m.results.entries()) done[j]!(r);
-      });
-      worker.on('error', (err) => {
-        pool.failure = err;
-        for (const done of pool.waiting.values()) for (const d of done) d({ ok: false, error: err.message });
-        pool.waiting.clear();
+      worker.on('message', (m: WorkerMessage) => pool.heard(slot, m));
+      worker.on('error', (err) => pool.failed(slot, err));
+      worker.on('exit', () => {
+        slot.exited = true;
       });
     }
-    try {
-      const states = await Promise.all(ready);
-      if (states.every((s) => s === state)) return pool;
-    } catch (err) {
-      // A worker that cannot start: the build renders in its own thread instead.
-      if (process.env.FDS_DEBUG) console.error('render workers did not start:', err);
+    return pool;
+  }
+
+  private heard(slot: Slot, m: WorkerMessage): void {
+    if ('ready' in m) {
+      slot.ready = m.ready;
+      if (!m.ready) slot.gone = true;
+      return;
     }
-    await pool.close();
-    return null;
+    const sent = this.waiting.get(m.batch)!;
+    this.waiting.delete(m.batch);
+    slot.busy--;
+    if ('stale' in m) this.renderHere(sent.batch);
+    // null: a job this thread took over (and settled itself).
+    else for (const [j, r] of m.results.entries()) if (r) sent.batch.done[j]!(r);
+  }
+
+  private failed(slot: Slot, err: Error): void {
+    if (!slot.ready) {
+      // It never started: what it was sent is rendered here.
+      if (process.env.FDS_DEBUG) console.error('a render worker did not start:', err);
+      slot.gone = true;
+      for (const [id, sent] of this.waiting) {
+        if (sent.slot !== slot) continue;
+        this.waiting.delete(id);
+        this.renderHere(sent.batch);
+      }
+      return;
+    }
+    this.failure = err;
+    for (const sent of this.waiting.values()) for (const d of sent.batch.done) d({ ok: false, error: err.message });
+    this.waiting.clear();
+  }
+
+  private renderHere(batch: Batch): void {
+    this.rerun = this.rerun.then(async () => {
+      for (const [j, job] of batch.jobs.entries()) if (this.claim(job)) batch.done[j]!(await this.local(job));
+    });
+  }
+
+  /** Whether this thread may render a job it sent: false when it already took it over. */
+  private claim(job: RenderJob): boolean {
+    return job.seq === undefined || Atomics.compareExchange(this.claims!, job.seq, 0, CLAIMED_HERE) === 0;
   }
 
   run(job: RenderJob): Promise<JobResult> {
     if (this.failure) return Promise.resolve({ ok: false, error: this.failure.message });
+    const seq = this.claims && this.seq < CLAIMS ? this.seq++ : undefined;
+    const sent = seq === undefined ? job : { ...job, seq };
     const result = new Promise<JobResult>((resolve) => {
-      this.batch.jobs.push(job);
+      this.batch.jobs.push(sent);
       this.batch.done.push(resolve);
+      if (seq !== undefined) this.open.push({ job: sent, done: resolve });
     });
     if (this.batch.jobs.length >= BATCH) this.flush();
     return result;
   }
 
+  /**
+   * A job's result, awaited by the build in plan order. While it is not there, a pool that lets it
+   * (`takeOver`) has this thread render the latest job sent that no worker has started, rather than
+   * wait: the worker works from the first job on, so at the end of a build both threads render.
+   */
+  async result(pending: Promise<JobResult>): Promise<JobResult> {
+    this.flush();
+    if (!this.claims) return pending;
+    let settled = false;
+    void pending.then(() => {
+      settled = true;
+    });
+    for (;;) {
+      // Let the workers' messages in.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (settled) return pending;
+      const taken = this.take();
+      if (!taken) return pending;
+      taken.done(await this.local(taken.job));
+    }
+  }
+
+  /** The latest job sent that no worker has started, now claimed by this thread. */
+  private take(): { job: RenderJob; done: (r: JobResult) => void } | null {
+    for (let next = this.open.pop(); next; next = this.open.pop()) {
+      if (this.claim(next.job)) return next;
+    }
+    return null;
+  }
+
   /** Send what is queued (the build calls this before it waits for a result). */
   flush(): void {
     if (!this.batch.jobs.length) return;
-    const slot = this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
-    const id = this.nextBatch++;
-    this.waiting.set(id, this.batch.done);
-    slot.busy++;
-    slot.worker.postMessage({ batch: id, jobs: this.batch.jobs });
+    const batch = this.batch;
     this.batch = { jobs: [], done: [] };
+    const open = this.slots.filter((s) => !s.gone);
+    if (!open.length) {
+      this.renderHere(batch);
+      return;
+    }
+    const slot = open.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.nextBatch++;
+    this.waiting.set(id, { slot, batch });
+    slot.busy++;
+    slot.worker.postMessage({ batch: id, jobs: batch.jobs });
   }
 
-  async close(): Promise<void> {
-    await Promise.all(
+  close(): Promise<void> {
+    this.closing ??= Promise.all(
       this.slots.map(
         (s) =>
           new Promise<void>((resolve) => {
+            if (s.exited) return resolve();
             s.worker.once('exit', () => resolve());
             s.worker.postMessage({ close: true });
             // A worker stuck in a render is not waited for.
             setTimeout(() => void s.worker.terminate(), 5000).unref();
           }),
       ),
-    );
+    ).then(() => this.rerun);
+    return this.closing;
   }
 }
 
+/** Where the workers write, as the build's own thread does (place.ts). */
+export type ReleaseSetup = Pick<WorkerSetup, 'release' | 'previous' | 'reuse' | 'start'>;
+
 /**
- * Render workers when they are worth starting (`workers`, default: one per core) and can be: a
- * build that writes through an injected file system renders in its own thread.
+ * Render workers, `size` of them at most (fewer when `workers` says so), when they can be: a build
+ * that writes through an injected file system renders in its own thread.
  */
-export async function startPool(
+export function launchPool(
   store: StoreReader,
-  release: string,
-  previous: string | null,
-  reuse: boolean,
-  start: ReleaseStart,
+  release: ReleaseSetup,
   clock: Clock,
   opts: BuildOptions,
-): Promise<RenderPool | null> {
-  const workers = opts.workers ?? os.availableParallelism();
+  pool: { size: number; takeOver: boolean },
+  local: (job: RenderJob) => Promise<JobResult>,
+): RenderPool | null {
+  const workers = Math.min(opts.workers ?? pool.size, pool.size);
   if (workers < 1 || opts.fs) return null;
-  const setup = { db: store.db.name, release, previous, reuse, start, clock: clock().toISOString() };
-  return RenderPool.start(workers, setup, storeState(store));
+  const setup = { db: store.db.name, ...release, clock: clock().toISOString(), state: storeState(store) };
+  return RenderPool.launch(workers, setup, local, pool.takeOver);
 }

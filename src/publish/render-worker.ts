@@ -9,8 +9,8 @@ import { FilePlacer, inThread } from './place.js';
 import nodeFs from 'node:fs';
 import type { JobResult, RenderJob } from './render-job.js';
 import { runJob } from './render-job.js';
-import { storeState } from './render-pool.js';
-import type { WorkerSetup } from './render-pool.js';
+import { CLAIMED_BY_WORKER, storeState } from './render-pool.js';
+import type { WorkerMessage, WorkerSetup } from './render-pool.js';
 
 const setup = workerData as WorkerSetup;
 const store = StoreReader.open(setup.db);
@@ -18,7 +18,8 @@ const store = StoreReader.open(setup.db);
 // renders share stay in the operating system's cache anyway.
 store.db.pragma('cache_size = -2000');
 store.db.exec('BEGIN');
-const state = storeState(store);
+// Seeing another state of the store than the build, it renders nothing (render-pool.ts).
+const usable = storeState(store) === setup.state;
 const at = new Date(setup.clock);
 const clock = () => at;
 const placer = new FilePlacer(setup.release, setup.previous, setup.reuse, inThread(nodeFs), setup.start);
@@ -48,8 +49,15 @@ function release(): void {
   else writing--;
 }
 
-async function run(job: RenderJob): Promise<JobResult> {
+const claims = setup.claims && new Int32Array(setup.claims);
+
+/** A job's result; null when the build's own thread took it over before it was started here. */
+async function run(job: RenderJob): Promise<JobResult | null> {
   await slot();
+  if (claims && job.seq !== undefined && Atomics.compareExchange(claims, job.seq, 0, CLAIMED_BY_WORKER) !== 0) {
+    release();
+    return null;
+  }
   try {
     return await runJob(job, store, clock, placer);
   } catch (err) {
@@ -59,12 +67,14 @@ async function run(job: RenderJob): Promise<JobResult> {
   }
 }
 
-parentPort!.postMessage({ ready: state });
+const say = (m: WorkerMessage) => parentPort!.postMessage(m);
+say({ ready: usable });
 parentPort!.on('message', (msg: { batch: number; jobs: RenderJob[] } | { close: true }) => {
   if ('close' in msg) {
     store.close();
     parentPort!.close();
     return;
   }
-  void Promise.all(msg.jobs.map(run)).then((r) => parentPort!.postMessage({ batch: msg.batch, results: r }));
+  if (!usable) return say({ batch: msg.batch, stale: true });
+  void Promise.all(msg.jobs.map(run)).then((results) => say({ batch: msg.batch, results }));
 });
