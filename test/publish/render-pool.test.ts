@@ -86,7 +86,7 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
       const pending = jobs.map((job) => pool.run(job));
       // Settled as the build settles them, in order, after the worker has had time to load.
       await new Promise((r) => setTimeout(r, 3000));
-      const results = [];
+      const results: JobResult[] = [];
       for (const p of pending) results.push(await pool.result(p));
       await pool.close();
       expect(results.map((r) => (r.ok ? null : r.error))).toEqual(jobs.map((j) => `here: ${j.file}`));
@@ -107,7 +107,7 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     try {
       const jobs = jobsOf(reader, 80);
       const pending = jobs.map((job) => pool.run(job));
-      const results = [];
+      const results: JobResult[] = [];
       for (const p of pending) results.push(await pool.result(p));
       // The worker loads after all and would render what it was sent, but every job is taken.
       for (let i = 0; i < 100 && pool.size === 0; i++) await new Promise((r) => setTimeout(r, 50));
@@ -133,7 +133,7 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
       expect(pool.size).toBe(1);
       const jobs = jobsOf(reader, 80);
       const pending = jobs.map((job) => pool.run(job));
-      const results = [];
+      const results: JobResult[] = [];
       for (const p of pending) results.push(await pool.result(p));
       await pool.close();
       const byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
