@@ -58,6 +58,8 @@ execFileSync(process.execPath, [path.join(here, '../node_modules/typescript/bin/
   cwd: path.join(here, '..'),
   stdio: 'inherit',
 });
+// …and bundled, as bin/fds.js runs it (the day step below runs `fds build`).
+execFileSync(process.execPath, [path.join(here, '../scripts/bundle.mjs')], { stdio: 'inherit' });
 /** The loop builds with the same compiled code, as `fds live` does (and so carries over what the child built). */
 const compiled = <T>(module: string): Promise<T> => import(pathToFileURL(path.join(here, '../build', module)).href);
 const { build } = await compiled<typeof import('../src/publish/build.js')>('publish/build.js');

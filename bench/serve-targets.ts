@@ -62,16 +62,20 @@ export async function waitUntilServing(
 
 /**
  * How to run the CLI: `bin/fds.js` (the compiled build/, what a user runs) when build/ holds every
- * source file compiled after its last change; else straight from src/ through tsx, saying why.
+ * source file compiled, and bundled, after its last change; else straight from src/ through tsx, saying why.
  */
 export function fdsCommand(root = ROOT): { argv: string[]; how: string } {
   const src = path.join(root, 'src');
   const sources = fs
     .readdirSync(src, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  // bin/fds.js runs the bundle made from the compiled tree after it (scripts/bundle.mjs).
+  const bundle = path.join(root, 'build/bundle/main.js');
+  const bundled = fs.existsSync(bundle) ? fs.statSync(bundle).mtimeMs : -1;
   const stale = sources.some((f) => {
     const compiled = path.join(root, 'build', f.replace(/\.ts$/, '.js'));
-    return !fs.existsSync(compiled) || fs.statSync(compiled).mtimeMs < fs.statSync(path.join(src, f)).mtimeMs;
+    const changed = fs.statSync(path.join(src, f)).mtimeMs;
+    return !fs.existsSync(compiled) || fs.statSync(compiled).mtimeMs < changed || bundled < changed;
   });
   if (!stale) return { argv: [process.execPath, path.join(root, 'bin/fds.js')], how: 'node bin/fds.js (build/)' };
   return {

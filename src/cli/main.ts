@@ -1,14 +1,13 @@
 #!/usr/bin/env node
 /** `fds`: the command line. Every command takes --db; failures print one line on stderr and exit non-zero. */
-import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { CommandFailed, UsageError } from './errors.js';
 import { StoreError } from '../store/db.js';
+import { ownPackage } from '../util/package.js';
 
 export const DEFAULT_DB = 'data/football.sqlite';
 
-/** The package's version, from its package.json: two levels up from src/cli/ and from build/cli/ alike. */
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+const { version } = ownPackage(import.meta.url);
 
 /**
  * The commands, in the order help lists them. Each is loaded only when it runs (or when help lists

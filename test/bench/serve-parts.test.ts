@@ -154,20 +154,27 @@ describe('load generators', () => {
 });
 
 describe('the CLI under test', () => {
-  it('is the compiled bin/fds.js while build/ is newer than every source, else src/ through tsx', () => {
+  it('is the compiled bin/fds.js while build/ and its bundle are newer than every source, else src/ through tsx', () => {
     const root = tempDir('fds-sb-root-');
     const src = path.join(root, 'src/cli/main.ts');
     const compiled = path.join(root, 'build/cli/main.js');
-    for (const f of [src, compiled, path.join(root, 'src/types.d.ts')]) {
+    const bundle = path.join(root, 'build/bundle/main.js');
+    for (const f of [src, compiled, bundle, path.join(root, 'src/types.d.ts')]) {
       fs.mkdirSync(path.dirname(f), { recursive: true });
       fs.writeFileSync(f, '');
     }
     const at = (f: string, seconds: number) => fs.utimesSync(f, seconds, seconds);
     at(src, 1000);
     at(compiled, 2000);
+    at(bundle, 2000);
     expect(fdsCommand(root).argv.at(-1)).toBe(path.join(root, 'bin/fds.js'));
     at(src, 3000);
     expect(fdsCommand(root).argv).toEqual([process.execPath, '--import', 'tsx', src]);
+    // Compiled again, but not bundled.
+    at(compiled, 4000);
+    expect(fdsCommand(root).argv).toContain('tsx');
+    at(bundle, 4000);
+    expect(fdsCommand(root).argv.at(-1)).toBe(path.join(root, 'bin/fds.js'));
     at(src, 1000);
     fs.writeFileSync(path.join(root, 'src/cli/new.ts'), '');
     expect(fdsCommand(root).argv).toContain('tsx');

@@ -14,7 +14,7 @@ import { ROOT, editStore, tempDir } from '../helpers/store.js';
 import { demoStore } from '../publish/helpers.js';
 
 const BIN = path.join(ROOT, 'bin/fds.js');
-const compiled = fs.existsSync(path.join(ROOT, 'build/cli/build-heap.js'));
+const compiled = fs.existsSync(path.join(ROOT, 'build/bundle/main.js'));
 
 /**
  * What a process `fds build` started had: its V8 flags and glibc's mmap threshold from its environment,

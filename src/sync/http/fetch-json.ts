@@ -5,7 +5,7 @@
  * is an HTML error page, or fails the schema is fetched again instead of failing at once — and
  * nothing from a failed attempt ever reaches the caller.
  */
-import { createRequire } from 'node:module';
+import { ownPackage } from '../../util/package.js';
 import pLimit from 'p-limit';
 import type { LimitFunction } from 'p-limit';
 import { isRetryableStatus, parseRetryAfter, retryDelay } from './retry-policy.js';
@@ -67,12 +67,7 @@ function defaultUserAgent(): string {
   let version = '0.0.0';
   let contact = '';
   try {
-    // The same relative path from src/sync/http and build/sync/http.
-    const pkg = createRequire(import.meta.url)('../../../package.json') as {
-      version?: string;
-      homepage?: string;
-      repository?: string | { url?: string };
-    };
+    const pkg = ownPackage(import.meta.url);
     version = pkg.version ?? version;
     const url = pkg.homepage ?? (typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url);
     if (url) contact = `+${url}; `;
