@@ -109,10 +109,8 @@ export class RenderPool {
     const claims = takeOver ? new SharedArrayBuffer(CLAIMS * Int32Array.BYTES_PER_ELEMENT) : null;
     const pool = new RenderPool(local, claims && new Int32Array(claims));
     for (let i = 0; i < size; i++) {
-      const worker = moduleWorker(import.meta.url, 'render-worker', {
-        workerData: { ...setup, claims },
-        resourceLimits: WORKER_LIMITS,
-      });
+      const worker = takePrestarted() ?? startWorker();
+      worker.postMessage({ setup: { ...setup, claims } });
       const slot: Slot = { worker, busy: 0, ready: false, gone: false, exited: false };
       pool.slots.push(slot);
       worker.on('message', (m: WorkerMessage) => pool.heard(slot, m));
@@ -241,6 +239,47 @@ export class RenderPool {
     ).then(() => this.rerun);
     return this.closing;
   }
+}
+
+function startWorker(): Worker {
+  return moduleWorker(import.meta.url, 'render-worker', { resourceLimits: WORKER_LIMITS });
+}
+
+/** A worker started before the build knew whether it wants one, while it still can be taken. */
+let prestarted: Worker | null = null;
+
+/**
+ * Start a render worker now, for a build about to start (`fds build`, src/cli/main.ts): it loads its
+ * modules (~0.25 s of a core: a worker thread's own start-up, then the render core's modules) while
+ * this thread loads its own and plans, and the build takes it when it launches its pool. One that
+ * is not taken does not keep the process alive.
+ */
+export function prestartRenderWorker(): void {
+  if (prestarted) return;
+  const worker = startWorker();
+  const gone = () => {
+    if (prestarted === worker) prestarted = null;
+  };
+  worker.on('error', gone);
+  worker.on('exit', gone);
+  worker.unref();
+  prestarted = worker;
+}
+
+/** Whether a prestarted worker is there to be taken. */
+export const hasPrestarted = (): boolean => prestarted !== null;
+
+/** Let the prestarted worker go (a build that will not render here). */
+export function dropPrestarted(): void {
+  void prestarted?.terminate();
+  prestarted = null;
+}
+
+function takePrestarted(): Worker | null {
+  const worker = prestarted;
+  prestarted = null;
+  worker?.ref();
+  return worker;
 }
 
 /** Where the workers write, as the build's own thread does (place.ts). */

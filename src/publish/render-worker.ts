@@ -1,9 +1,11 @@
 /**
  * A render worker of `fds build`: its own read-only connection to the store, in one read
- * transaction taken when it starts (the build checks it sees the same state as its own), rendering
- * batches of jobs and writing their files into the new release.
+ * transaction taken when its setup comes (the build checks it sees the same state as its own),
+ * rendering batches of jobs and writing their files into the new release. It may be started before
+ * the build knows what it will render (render-pool.ts `prestartRenderWorker`): the setup is the
+ * first message it gets.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { StoreReader } from '../store/read/reader.js';
 import { FilePlacer, inThread } from './place.js';
 import nodeFs from 'node:fs';
@@ -12,17 +14,30 @@ import { runJob } from './render-job.js';
 import { CLAIMED_BY_WORKER, storeState } from './render-pool.js';
 import type { WorkerMessage, WorkerSetup } from './render-pool.js';
 
-const setup = workerData as WorkerSetup;
-const store = StoreReader.open(setup.db);
-// A small page cache: every thread's connection has its own (16 MB by default), while the pages the
-// renders share stay in the operating system's cache anyway.
-store.db.pragma('cache_size = -2000');
-store.db.exec('BEGIN');
-// Seeing another state of the store than the build, it renders nothing (render-pool.ts).
-const usable = storeState(store) === setup.state;
-const at = new Date(setup.clock);
-const clock = () => at;
-const placer = new FilePlacer(setup.release, setup.previous, setup.reuse, inThread(nodeFs), setup.start);
+interface Rendering {
+  store: StoreReader;
+  /** Seeing another state of the store than the build, it renders nothing (render-pool.ts). */
+  usable: boolean;
+  clock: () => Date;
+  placer: FilePlacer;
+  claims: Int32Array | null;
+}
+
+function begin(setup: WorkerSetup): Rendering {
+  const store = StoreReader.open(setup.db);
+  // A small page cache: every thread's connection has its own (16 MB by default), while the pages the
+  // renders share stay in the operating system's cache anyway.
+  store.db.pragma('cache_size = -2000');
+  store.db.exec('BEGIN');
+  const at = new Date(setup.clock);
+  return {
+    store,
+    usable: storeState(store) === setup.state,
+    clock: () => at,
+    placer: new FilePlacer(setup.release, setup.previous, setup.reuse, inThread(nodeFs), setup.start),
+    claims: setup.claims && new Int32Array(setup.claims),
+  };
+}
 
 /**
  * Jobs a worker keeps under way. Its file writes are made in its own thread (place.ts `inThread`),
@@ -49,17 +64,16 @@ function release(): void {
   else writing--;
 }
 
-const claims = setup.claims && new Int32Array(setup.claims);
-
 /** A job's result; null when the build's own thread took it over before it was started here. */
-async function run(job: RenderJob): Promise<JobResult | null> {
+async function run(r: Rendering, job: RenderJob): Promise<JobResult | null> {
   await slot();
+  const { claims } = r;
   if (claims && job.seq !== undefined && Atomics.compareExchange(claims, job.seq, 0, CLAIMED_BY_WORKER) !== 0) {
     release();
     return null;
   }
   try {
-    return await runJob(job, store, clock, placer);
+    return await runJob(job, r.store, r.clock, r.placer);
   } catch (err) {
     return { ok: false, error: `${job.path}: ${err instanceof Error ? err.message : String(err)}` };
   } finally {
@@ -68,13 +82,19 @@ async function run(job: RenderJob): Promise<JobResult | null> {
 }
 
 const say = (m: WorkerMessage) => parentPort!.postMessage(m);
-say({ ready: usable });
-parentPort!.on('message', (msg: { batch: number; jobs: RenderJob[] } | { close: true }) => {
+let rendering: Rendering | null = null;
+// One listener for every message, so none can arrive while there is none: the setup comes first.
+parentPort!.on('message', (msg: { setup: WorkerSetup } | { batch: number; jobs: RenderJob[] } | { close: true }) => {
+  if ('setup' in msg) {
+    rendering = begin(msg.setup);
+    return say({ ready: rendering.usable });
+  }
   if ('close' in msg) {
-    store.close();
+    rendering?.store.close();
     parentPort!.close();
     return;
   }
-  if (!usable) return say({ batch: msg.batch, stale: true });
-  void Promise.all(msg.jobs.map(run)).then((results) => say({ batch: msg.batch, results }));
+  const r = rendering!;
+  if (!r.usable) return say({ batch: msg.batch, stale: true });
+  void Promise.all(msg.jobs.map((job) => run(r, job))).then((results) => say({ batch: msg.batch, results }));
 });

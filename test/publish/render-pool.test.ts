@@ -4,18 +4,19 @@
  * worker that sees another state of the store renders nothing. Every job is rendered once, and the
  * release is the one a build in one thread gives.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planEntries, planOf } from '../../src/publish/plan.js';
 import type { PlanItem } from '../../src/publish/plan.js';
-import { RenderPool, storeState } from '../../src/publish/render-pool.js';
+import { RenderPool, hasPrestarted, prestartRenderWorker, storeState } from '../../src/publish/render-pool.js';
 import { jobOf } from '../../src/publish/render-job.js';
 import type { JobResult, RenderJob } from '../../src/publish/render-job.js';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
-import { tempDir } from '../helpers/store.js';
+import { ROOT, tempDir } from '../helpers/store.js';
 import { buildInto, contentOf, fullBuildOf } from './helpers.js';
 
 const LEAGUES = ['eng.1'];
@@ -121,13 +122,17 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     }
   });
 
-  it('renders, once it has loaded, what the build does not take over, and writes each such file', async () => {
+  it('renders, once it has loaded (started before the pool, which takes it), what the build does not take over, and writes each such file', async () => {
     const reader = StoreReader.open(db);
     reader.db.exec('BEGIN');
     const release = path.join(dir, 'loaded');
     // Slower than the worker, as the build's thread is with its plan to walk.
     const { given, local } = localRenders(20);
+    // Started before the pool, as `fds build` starts one with the command; the pool takes it.
+    prestartRenderWorker();
+    expect(hasPrestarted()).toBe(true);
     const pool = launch(reader, release, storeState(reader), local);
+    expect(hasPrestarted()).toBe(false);
     try {
       for (let i = 0; i < 200 && pool.size === 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(pool.size).toBe(1);
@@ -160,5 +165,17 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     expect(summary.workers).toBe(1);
     expect(summary.rendered).toBeGreaterThan(0);
     expect(contentOf(out)).toEqual(await fullBuildOf(db));
+  });
+
+  it('started before a build that then takes none does not keep the process alive', () => {
+    const started = performance.now();
+    const res = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('./src/publish/render-pool.ts').then((m) => m.prestartRenderWorker())"],
+      { cwd: ROOT, encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(res.status, res.stderr).toBe(0);
+    // It ends as soon as its own work does, not when the worker would (it waits for a setup forever).
+    expect(performance.now() - started).toBeLessThan(25_000);
   });
 });

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { dropPrestarted } from '../../publish/render-pool.js';
 import { build, BuildError, predictScope } from '../../publish/build.js';
 import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
@@ -109,6 +110,7 @@ export function buildCommand(): Command {
       try {
         const settings = { store, out: f.out, full: f.full, ruleBudget: f.ruleBudget, fallback: f.fallback };
         if (needsBoundedHeap(predictScope({ ...settings, router: f.router }))) {
+          dropPrestarted();
           process.exitCode = await runBounded();
           return;
         }
