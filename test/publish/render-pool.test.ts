@@ -14,6 +14,7 @@ import { RenderPool, hasPrestarted, prestartRenderWorker, storeState } from '../
 import { jobOf } from '../../src/publish/render-job.js';
 import type { JobResult, RenderJob } from '../../src/publish/render-job.js';
 import { openStore } from '../../src/store/db.js';
+import { beginSnapshot, endSnapshot } from '../../src/store/snapshots.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
 import { ROOT, tempDir } from '../helpers/store.js';
@@ -177,5 +178,37 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     expect(res.status, res.stderr).toBe(0);
     // It ends as soon as its own work does, not when the worker would (it waits for a setup forever).
     expect(performance.now() - started).toBeLessThan(25_000);
+  });
+
+  it("tells a connection from one that sees a sync's rows, its confirmation or a pruning, and not from one that sees a sync begin", () => {
+    const file = path.join(dir, 'state.sqlite');
+    fs.copyFileSync(db, file);
+    const stateNow = () => {
+      const reader = StoreReader.open(file);
+      try {
+        return storeState(reader);
+      } finally {
+        reader.close();
+      }
+    };
+    const writer = openStore(file);
+    try {
+      const before = stateNow();
+      const id = beginSnapshot(writer);
+      expect(stateNow()).toBe(before);
+      writer.prepare("INSERT INTO changes VALUES (?, 'match', 'eng.1', 'x')").run(id);
+      const logged = stateNow();
+      expect(logged).not.toBe(before);
+      writer.prepare("INSERT INTO changes VALUES (?, 'match', 'eng.1', 'y')").run(id);
+      const more = stateNow();
+      expect(new Set([before, logged, more]).size).toBe(3);
+      endSnapshot(writer, id, '2030-01-01T00:00:00Z', true);
+      const confirmed = stateNow();
+      expect(new Set([before, logged, more, confirmed]).size).toBe(4);
+      writer.prepare('DELETE FROM changes WHERE snapshot < ?').run(id);
+      expect(new Set([before, logged, more, confirmed, stateNow()]).size).toBe(5);
+    } finally {
+      writer.close();
+    }
   });
 });
