@@ -75,7 +75,8 @@ export function buildCommand(): Command {
     .option('--full', 'render and write every file instead of reusing unchanged ones from the published release', false)
     .option(
       '--workers <n>',
-      'render threads (default: one per core; 0 renders in the main thread)',
+      'render threads at most (default: one per core; an incremental build of fewer than 4,096 changes uses one ' +
+        'beside the main thread, or none below 256; 0 renders in the main thread)',
       parseCount('--workers'),
       os.availableParallelism(),
     )

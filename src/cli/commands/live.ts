@@ -93,7 +93,8 @@ window follows the day), on the real clock.`,
     .option('--out <dir>', 'output: a symlink to the published release', 'dist')
     .option(
       '--workers <n>',
-      'render threads per build (default: one per core; 0 renders in the main thread)',
+      'render threads per build at most (default: one per core; an incremental build of fewer than 4,096 changes ' +
+        'uses one beside the main thread, or none below 256; 0 renders in the main thread)',
       parseCount('--workers'),
       os.availableParallelism(),
     )
