@@ -91,9 +91,12 @@ async function cliDayStep(dir: string, db: string, out: string, at: Date, scale:
   fs.rmSync(side, { recursive: true, force: true });
   fs.mkdirSync(side);
   const sideDb = path.join(side, 'demo.sqlite');
+  // The store's file as it is (its log checkpointed into it first), not a VACUUM INTO copy: a
+  // compacted store made the day step ~4 % faster than the store a CI job has synced in place.
   const store = openStore(db);
-  store.prepare('VACUUM INTO ?').run(sideDb);
+  store.pragma('wal_checkpoint(TRUNCATE)');
   store.close();
+  fs.copyFileSync(db, sideDb);
   const sync = await syncDemoRoutine(sideDb, at, scale);
   const root = path.join(dir, '.dist.releases');
   const runs: Array<{ seconds: number; rendered: string; written: string }> = [];
