@@ -4,7 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { CommandFailed, UsageError } from './errors.js';
 import { StoreError } from '../store/db.js';
 import { ownPackage } from '../util/package.js';
-import { prestartRenderWorker } from '../publish/render-pool.js';
+import { prestartForBuild } from './prestart.js';
 
 export const DEFAULT_DB = 'data/football.sqlite';
 
@@ -41,7 +41,7 @@ export async function program(argv: readonly string[] = process.argv): Promise<C
 async function main(argv: string[]): Promise<void> {
   // A build may render in a worker beside its own thread (write-release.ts): started now, the worker
   // loads while this thread loads the command and plans; a build that wants none lets it go.
-  if (argv[2] === 'build' && !argv.some((a) => a === '--help' || a === '-h')) prestartRenderWorker();
+  prestartForBuild(argv);
   try {
     await (await program(argv)).parseAsync(argv);
   } catch (err) {
