@@ -25,7 +25,7 @@ export interface WorkerSetup {
   start: ReleaseStart;
   /** The build's clock, an instant (responses render with the store's snapshot time). */
   clock: string;
-  /** The store as the build sees it (storeState): a worker that sees another renders nothing. */
+  /** The store as the build sees it (SnapshotQueries.state): a worker that sees another renders nothing. */
   state: string;
   /**
    * Who renders each job (by its `seq`): 0 nobody yet, 1 a worker, 2 the build's own thread, which
@@ -34,23 +34,6 @@ export interface WorkerSetup {
    */
   claims: SharedArrayBuffer | null;
 }
-
-/**
- * What state of the store a connection sees: every change to data comes with change-log rows, so
- * two connections that see the same rows read the same data. Rows are added only under snapshots
- * not yet confirmed (syncs under way) and taken away only when a confirmation prunes the oldest, so
- * three figures tell the states apart: the log's oldest snapshot, the latest confirmed one, and the
- * rows from the lower of that and the first unconfirmed one on. Index seeks, where counting the
- * whole log read all of it (~20 ms at demo scale 4, in the build's thread and the worker's alike).
- */
-export function storeState(store: StoreReader): string {
-  return String(store.db.prepare(STATE).pluck().get());
-}
-
-const CONFIRMED = '(SELECT max(id) FROM snapshots WHERE at IS NOT NULL)';
-const STATE = `SELECT coalesce((SELECT min(snapshot) FROM changes), 0) || ':' || coalesce(${CONFIRMED}, 0)
-  || ':' || (SELECT count(*) FROM changes WHERE snapshot >= min(coalesce(${CONFIRMED}, 0),
-    coalesce((SELECT min(id) FROM snapshots WHERE at IS NULL), 9e18)))`;
 
 const BATCH = 32;
 /** Jobs of a build the build's own thread can take over (those beyond render in the workers only). */
@@ -76,6 +59,8 @@ interface Slot {
   /** It renders nothing (it could not start, or sees another store). */
   gone: boolean;
   exited: boolean;
+  /** Settles `started` for this worker: it said whether it renders, or failed to start. */
+  heard: () => void;
 }
 
 /** What a worker says: it has loaded (and whether it renders), or a batch's results, or that it rendered none of it. */
@@ -103,6 +88,9 @@ export class RenderPool {
     private readonly claims: Int32Array | null,
   ) {}
 
+  /** Settles once every worker has said whether it renders, or failed to start (the build never waits for it). */
+  started: Promise<void> = Promise.resolve();
+
   /** Workers that have started and render. */
   get size(): number {
     return this.slots.filter((s) => s.ready && !s.gone).length;
@@ -117,10 +105,13 @@ export class RenderPool {
   ): RenderPool {
     const claims = takeOver ? new SharedArrayBuffer(CLAIMS * Int32Array.BYTES_PER_ELEMENT) : null;
     const pool = new RenderPool(local, claims && new Int32Array(claims));
+    const started: Array<Promise<void>> = [];
     for (let i = 0; i < size; i++) {
       const worker = takePrestarted() ?? startWorker();
       worker.postMessage({ setup: { ...setup, claims } });
-      const slot: Slot = { worker, busy: 0, ready: false, gone: false, exited: false };
+      let heard = () => {};
+      started.push(new Promise<void>((resolve) => (heard = resolve)));
+      const slot: Slot = { worker, busy: 0, ready: false, gone: false, exited: false, heard };
       pool.slots.push(slot);
       worker.on('message', (m: WorkerMessage) => pool.heard(slot, m));
       worker.on('error', (err) => pool.failed(slot, err));
@@ -128,6 +119,7 @@ export class RenderPool {
         slot.exited = true;
       });
     }
+    pool.started = Promise.all(started).then(() => {});
     return pool;
   }
 
@@ -135,6 +127,7 @@ export class RenderPool {
     if ('ready' in m) {
       slot.ready = m.ready;
       if (!m.ready) slot.gone = true;
+      slot.heard();
       return;
     }
     const sent = this.waiting.get(m.batch)!;
@@ -150,6 +143,7 @@ export class RenderPool {
       // It never started: what it was sent is rendered here.
       if (process.env.FDS_DEBUG) console.error('a render worker did not start:', err);
       slot.gone = true;
+      slot.heard();
       for (const [id, sent] of this.waiting) {
         if (sent.slot !== slot) continue;
         this.waiting.delete(id);
@@ -308,6 +302,6 @@ export function launchPool(
 ): RenderPool | null {
   const workers = Math.min(opts.workers ?? pool.size, pool.size);
   if (workers < 1 || opts.fs) return null;
-  const setup = { db: store.db.name, ...release, clock: clock().toISOString(), state: storeState(store) };
+  const setup = { db: store.db.name, ...release, clock: clock().toISOString(), state: store.snapshots.state() };
   return RenderPool.launch(workers, setup, local, pool.takeOver);
 }

@@ -11,7 +11,7 @@ import { FilePlacer, inThread } from './place.js';
 import nodeFs from 'node:fs';
 import type { JobResult, RenderJob } from './render-job.js';
 import { runJob } from './render-job.js';
-import { CLAIMED_BY_WORKER, storeState } from './render-pool.js';
+import { CLAIMED_BY_WORKER } from './render-pool.js';
 import type { WorkerMessage, WorkerSetup } from './render-pool.js';
 
 interface Rendering {
@@ -32,7 +32,7 @@ function begin(setup: WorkerSetup): Rendering {
   const at = new Date(setup.clock);
   return {
     store,
-    usable: storeState(store) === setup.state,
+    usable: store.snapshots.state() === setup.state,
     clock: () => at,
     placer: new FilePlacer(setup.release, setup.previous, setup.reuse, inThread(nodeFs), setup.start),
     claims: setup.claims && new Int32Array(setup.claims),

@@ -10,11 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planEntries, planOf } from '../../src/publish/plan.js';
 import type { PlanItem } from '../../src/publish/plan.js';
-import { RenderPool, hasPrestarted, prestartRenderWorker, storeState } from '../../src/publish/render-pool.js';
+import { RenderPool, hasPrestarted, prestartRenderWorker } from '../../src/publish/render-pool.js';
 import { jobOf } from '../../src/publish/render-job.js';
 import type { JobResult, RenderJob } from '../../src/publish/render-job.js';
 import { openStore } from '../../src/store/db.js';
-import { beginSnapshot, endSnapshot } from '../../src/store/snapshots.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
 import { ROOT, tempDir } from '../helpers/store.js';
@@ -70,86 +69,121 @@ function localRenders(ms = 0) {
   return { given, local };
 }
 
-function launch(reader: StoreReader, release: string, state: string, local: (job: RenderJob) => Promise<JobResult>) {
+/**
+ * A pool of one worker on the test store (`state`: what the build says it sees, by default what it
+ * does see, in one read transaction as a build holds it), writing into a release of its own; every
+ * job sent is settled in plan order, as the build settles them, and the pool closed after `use`.
+ */
+async function withPool(
+  name: string,
+  local: (job: RenderJob) => Promise<JobResult>,
+  use: (
+    pool: RenderPool,
+    settleAll: (
+      n: number,
+      beforeSettling?: () => Promise<void>,
+    ) => Promise<{ jobs: RenderJob[]; results: JobResult[] }>,
+  ) => Promise<void>,
+  state?: string,
+): Promise<string> {
+  const reader = StoreReader.open(db);
+  reader.db.exec('BEGIN');
+  const release = path.join(dir, name);
   fs.mkdirSync(release, { recursive: true });
   const clock = new Date(reader.meta().snapshotAt!).toISOString();
-  const setup = { db, release, previous: null, reuse: false, start: 'empty' as const, clock, state };
-  return RenderPool.launch(1, setup, local, true);
+  const setup = { db, release, previous: null, reuse: false, start: 'empty' as const, clock };
+  const pool = RenderPool.launch(1, { ...setup, state: state ?? reader.snapshots.state() }, local, true);
+  const settleAll = async (n: number, beforeSettling?: () => Promise<void>) => {
+    const jobs = jobsOf(reader, n);
+    const pending = jobs.map((job) => pool.run(job));
+    await beforeSettling?.();
+    const results: JobResult[] = [];
+    for (const p of pending) results.push(await pool.result(p));
+    return { jobs, results };
+  };
+  try {
+    await use(pool, settleAll);
+  } finally {
+    await pool.close();
+    reader.close();
+  }
+  return release;
 }
+
+const filesOf = (jobs: RenderJob[]) => jobs.map((j) => j.file).sort();
 
 describe('a render worker beside the build', { timeout: 120_000 }, () => {
   it('renders nothing when it sees another state of the store: the build renders each job it sent, once', async () => {
-    const reader = StoreReader.open(db);
-    const release = path.join(dir, 'stale');
     const { given, local } = localRenders();
-    const pool = launch(reader, release, 'another state', local);
-    try {
-      const jobs = jobsOf(reader, 80);
-      const pending = jobs.map((job) => pool.run(job));
-      // Settled as the build settles them, in order, after the worker has had time to load.
-      await new Promise((r) => setTimeout(r, 3000));
-      const results: JobResult[] = [];
-      for (const p of pending) results.push(await pool.result(p));
-      await pool.close();
-      expect(results.map((r) => (r.ok ? null : r.error))).toEqual(jobs.map((j) => `here: ${j.file}`));
-      expect(given.sort()).toEqual(jobs.map((j) => j.file).sort());
-      expect(pool.size).toBe(0);
-      expect(filesUnder(release)).toEqual([]);
-    } finally {
-      reader.close();
-    }
+    let sent: RenderJob[] = [];
+    const release = await withPool(
+      'stale',
+      local,
+      async (pool, settleAll) => {
+        // Sent before the worker has loaded, settled after it has said it renders nothing: it answers
+        // the batches it was sent that it rendered none of them.
+        const { jobs, results } = await settleAll(80, () => pool.started);
+        expect(pool.size).toBe(0);
+        sent = jobs;
+        expect(results.map((r) => (r.ok ? null : r.error))).toEqual(jobs.map((j) => `here: ${j.file}`));
+      },
+      'another state',
+    );
+    expect(given.sort()).toEqual(filesOf(sent));
+    expect(filesUnder(release)).toEqual([]);
+  });
+
+  it('renders nothing when it sees another state of the store, though the build took some of its jobs over: each job once', async () => {
+    const { given, local } = localRenders();
+    let sent: RenderJob[] = [];
+    await withPool(
+      'stale-taken',
+      local,
+      async (pool, settleAll) => {
+        // Settled while the worker loads: this thread takes jobs over that the worker then answers as not rendered.
+        sent = (await settleAll(80)).jobs;
+        await pool.started;
+      },
+      'another state',
+    );
+    expect(given.sort()).toEqual(filesOf(sent));
   });
 
   it('has the build take over the jobs it waits for while the worker loads, and the worker render none of them again', async () => {
-    const reader = StoreReader.open(db);
-    reader.db.exec('BEGIN');
-    const release = path.join(dir, 'loading');
     const { given, local } = localRenders();
-    const pool = launch(reader, release, storeState(reader), local);
-    try {
-      const jobs = jobsOf(reader, 80);
-      const pending = jobs.map((job) => pool.run(job));
-      const results: JobResult[] = [];
-      for (const p of pending) results.push(await pool.result(p));
-      // The worker loads after all and would render what it was sent, but every job is taken.
-      for (let i = 0; i < 100 && pool.size === 0; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(pool.size).toBe(1);
-      await pool.close();
-      expect(given.sort()).toEqual(jobs.map((j) => j.file).sort());
+    let sent: RenderJob[] = [];
+    const release = await withPool('loading', local, async (pool, settleAll) => {
+      const { jobs, results } = await settleAll(80);
+      sent = jobs;
       expect(results.every((r) => !r.ok && r.error.startsWith('here: '))).toBe(true);
-      expect(filesUnder(release)).toEqual([]);
-    } finally {
-      reader.close();
-    }
+      // The worker loads after all and is sent every job, but every one is taken.
+      await pool.started;
+      expect(pool.size).toBe(1);
+    });
+    expect(given.sort()).toEqual(filesOf(sent));
+    expect(filesUnder(release)).toEqual([]);
   });
 
   it('renders, once it has loaded (started before the pool, which takes it), what the build does not take over, and writes each such file', async () => {
-    const reader = StoreReader.open(db);
-    reader.db.exec('BEGIN');
-    const release = path.join(dir, 'loaded');
     // Slower than the worker, as the build's thread is with its plan to walk.
     const { given, local } = localRenders(20);
     // Started before the pool, as `fds build` starts one with the command; the pool takes it.
     prestartRenderWorker();
     expect(hasPrestarted()).toBe(true);
-    const pool = launch(reader, release, storeState(reader), local);
-    expect(hasPrestarted()).toBe(false);
-    try {
-      for (let i = 0; i < 200 && pool.size === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    let sent: RenderJob[] = [];
+    let byWorker: string[] = [];
+    const release = await withPool('loaded', local, async (pool, settleAll) => {
+      expect(hasPrestarted()).toBe(false);
+      await pool.started;
       expect(pool.size).toBe(1);
-      const jobs = jobsOf(reader, 80);
-      const pending = jobs.map((job) => pool.run(job));
-      const results: JobResult[] = [];
-      for (const p of pending) results.push(await pool.result(p));
-      await pool.close();
-      const byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
-      // Each job rendered by exactly one of the two: the worker's written, the build's given to it.
-      expect([...byWorker, ...given].sort()).toEqual(jobs.map((j) => j.file).sort());
-      expect(byWorker.length).toBeGreaterThan(0);
-      expect(filesUnder(release).sort()).toEqual(byWorker.sort());
-    } finally {
-      reader.close();
-    }
+      const { jobs, results } = await settleAll(80);
+      sent = jobs;
+      byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
+    });
+    // Each job rendered by exactly one of the two: the worker's written, the build's given to it.
+    expect([...byWorker, ...given].sort()).toEqual(filesOf(sent));
+    expect(byWorker.length).toBeGreaterThan(0);
+    expect(filesUnder(release).sort()).toEqual(byWorker.sort());
   });
 
   it("gives a day's incremental build, rendered with a worker beside its own thread, the tree of a full build", async () => {
@@ -169,46 +203,12 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
   });
 
   it('started before a build that then takes none does not keep the process alive', () => {
-    const started = performance.now();
+    // It waits for a setup forever: were it kept, the process would run into the timeout and be killed.
     const res = spawnSync(
       process.execPath,
       ['--import', 'tsx', '-e', "import('./src/publish/render-pool.ts').then((m) => m.prestartRenderWorker())"],
       { cwd: ROOT, encoding: 'utf8', timeout: 30_000 },
     );
     expect(res.status, res.stderr).toBe(0);
-    // It ends as soon as its own work does, not when the worker would (it waits for a setup forever).
-    expect(performance.now() - started).toBeLessThan(25_000);
-  });
-
-  it("tells a connection from one that sees a sync's rows, its confirmation or a pruning, and not from one that sees a sync begin", () => {
-    const file = path.join(dir, 'state.sqlite');
-    fs.copyFileSync(db, file);
-    const stateNow = () => {
-      const reader = StoreReader.open(file);
-      try {
-        return storeState(reader);
-      } finally {
-        reader.close();
-      }
-    };
-    const writer = openStore(file);
-    try {
-      const before = stateNow();
-      const id = beginSnapshot(writer);
-      expect(stateNow()).toBe(before);
-      writer.prepare("INSERT INTO changes VALUES (?, 'match', 'eng.1', 'x')").run(id);
-      const logged = stateNow();
-      expect(logged).not.toBe(before);
-      writer.prepare("INSERT INTO changes VALUES (?, 'match', 'eng.1', 'y')").run(id);
-      const more = stateNow();
-      expect(new Set([before, logged, more]).size).toBe(3);
-      endSnapshot(writer, id, '2030-01-01T00:00:00Z', true);
-      const confirmed = stateNow();
-      expect(new Set([before, logged, more, confirmed]).size).toBe(4);
-      writer.prepare('DELETE FROM changes WHERE snapshot < ?').run(id);
-      expect(new Set([before, logged, more, confirmed, stateNow()]).size).toBe(5);
-    } finally {
-      writer.close();
-    }
   });
 });

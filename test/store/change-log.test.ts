@@ -10,7 +10,7 @@ import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
 import { META_LAST_SUCCESS, META_SNAPSHOT_AT, getMeta, openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
-import { KEPT_SNAPSHOTS } from '../../src/store/snapshots.js';
+import { KEPT_SNAPSHOTS, beginSnapshot, endSnapshot } from '../../src/store/snapshots.js';
 import { FilesProvider } from '../../src/sync/providers/files.js';
 import { runSync } from '../../src/sync/run-sync.js';
 import { copyRecorded, editStore, tempStore } from '../helpers/store.js';
@@ -185,6 +185,38 @@ describe('change tracking', () => {
     db.close();
     // The feed lists only finished snapshots.
     expect(feed(file, '').body.snapshots.map((s: { id: number }) => s.id)).toEqual([3, 1]);
+  });
+});
+
+describe("a connection's store state", () => {
+  it("tells a connection from one that sees a sync's rows, its confirmation or a pruning, and not from one that sees a sync begin", () => {
+    const { db: writer, file } = tempStore();
+    const stateNow = () => {
+      const reader = StoreReader.open(file);
+      try {
+        return reader.snapshots.state();
+      } finally {
+        reader.close();
+      }
+    };
+    try {
+      const first = editStore(file, () => {}, [['league', 'eng.1', '']]);
+      const before = stateNow();
+      const id = beginSnapshot(writer);
+      expect(id).toBe(first + 1);
+      expect(stateNow()).toBe(before);
+      writer.prepare("INSERT INTO changes VALUES (?, 'match', 'eng.1', 'x')").run(id);
+      const logged = stateNow();
+      writer.prepare("INSERT INTO changes VALUES (?, 'match', 'eng.1', 'y')").run(id);
+      const more = stateNow();
+      endSnapshot(writer, id, '2030-01-01T00:00:00Z', true);
+      const confirmed = stateNow();
+      writer.prepare('DELETE FROM changes WHERE snapshot < ?').run(id);
+      const pruned = stateNow();
+      expect(new Set([before, logged, more, confirmed, pruned]).size).toBe(5);
+    } finally {
+      writer.close();
+    }
   });
 });
 
