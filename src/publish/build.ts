@@ -58,11 +58,9 @@ export interface BuildOptions {
   clock?: Clock;
   /** Render and write every file, reusing nothing from the published release. */
   full?: boolean;
-  /**
-   * Render threads (default: one per core; 0 renders in the build's own thread). An incremental build
-   * of `workerAfter` changes or more (default WORKER_AFTER) uses one of them, beside its own thread.
-   */
+  /** Render threads at most (default: one per core; 0 renders in the build's own thread). */
   workers?: number;
+  /** Changes from which an incremental build renders in one worker beside its own thread (default WORKER_AFTER). */
   workerAfter?: number;
   ruleBudget?: number;
   fallback?: string;

@@ -99,8 +99,8 @@ export async function writeRelease(
   const some = scope.kind === 'changes' && scope.changes >= (opts.workerAfter ?? WORKER_AFTER);
   const local = (job: RenderJob) => runJob(job, store, clock, placer);
   const size = many ? os.availableParallelism() : some ? 1 : 0;
-  const release = { release: temp, previous, reuse, start: recycler?.start ?? 'empty' };
-  const pool = size ? launchPool(store, release, clock, opts, { size, takeOver: !many }, local) : null;
+  const where = { release: temp, previous, reuse, start: recycler?.start ?? 'empty' };
+  const pool = size ? launchPool(store, where, clock, opts, { size, takeOver: !many }, local) : null;
   // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
   // it is not planned again unless they cannot be carried over. A segment of the spool whose files
   // all are untouched is linked whole (spool-segments.ts).
@@ -149,7 +149,7 @@ export async function writeRelease(
         counts.rendered++;
         const file = planOf(itemOfCarried(head));
         const job = jobOf(file, parsePrevious(head.line), head.rec);
-        pending[0] = { file, result: runJob(job, store, clock, placer), segment: head.segment };
+        pending[0] = { file, result: local(job), segment: head.segment };
       }
       const current = pending[0] as Extract<Pending, { result: unknown }>;
       const r = await (pool ? pool.result(current.result) : current.result);
@@ -244,7 +244,7 @@ export async function writeRelease(
         counts.rendered++;
         const before = line === null ? null : parsePrevious(line);
         const job = jobOf(file, before, rec, before && kept ? kept.of(file, before) : null);
-        const result = pool ? pool.run(job) : runJob(job, store, clock, placer);
+        const result = pool ? pool.run(job) : local(job);
         pending.push({ file, result, segment });
       }
       if (pending.length > window()) await settle(window() >> 1);
