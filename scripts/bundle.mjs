@@ -8,7 +8,8 @@
  *
  * Every module sits in one directory two levels below the package, as build/cli/ and build/publish/
  * do, so the paths they find beside themselves (`import.meta.url`) hold: a worker's entry, build/edge/,
- * assets/. Packages with files of their own found at run time stay outside the bundle.
+ * assets/. Packages with files of their own found at run time stay outside the bundle. The Netlify
+ * Function imports the compiled tree, not this: netlify.toml and function-size.ts (CLI_BUNDLE) leave it out.
  */
 import fs from 'node:fs';
 import path from 'node:path';

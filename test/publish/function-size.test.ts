@@ -9,7 +9,12 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { summaryLine } from '../../src/cli/commands/build.js';
 import { currentRelease } from '../../src/publish/release.js';
-import { FUNCTION_LIMIT_BYTES, FunctionTooLarge, functionBundleSize } from '../../src/publish/function-size.js';
+import {
+  CLI_BUNDLE,
+  FUNCTION_LIMIT_BYTES,
+  FunctionTooLarge,
+  functionBundleSize,
+} from '../../src/publish/function-size.js';
 import { ROOT, tempDir } from '../helpers/store.js';
 import { buildInto, demoStore } from './helpers.js';
 
@@ -33,6 +38,21 @@ describe('the fallback function bundle', () => {
     expect(size.code).toBeGreaterThan(100_000);
     expect(size.total).toBe(size.store + size.code + size.packages);
     expect(functionBundleSize(large).total - size.total).toBe(300_000_000 - size.store);
+  });
+
+  it("counts the compiled tree the function ships, not the CLI's bundle of it, which netlify.toml leaves out", () => {
+    const root = tempDir('fds-root-');
+    const put = (file: string, bytes: number) => {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), Buffer.alloc(bytes));
+    };
+    put('build/publish/build.js', 1000);
+    put(`${CLI_BUNDLE}/main.js`, 50_000);
+    put('netlify/functions/fds.mjs', 100);
+    expect(functionBundleSize(small, root).code).toBe(1100);
+    const toml = fs.readFileSync(path.join(ROOT, 'netlify.toml'), 'utf8');
+    const included = /included_files = (\[.*\])/.exec(toml)![1]!;
+    expect(JSON.parse(included)).toEqual(expect.arrayContaining(['build/**', `!${CLI_BUNDLE}/**`]));
   });
 
   it('is reported by a build whose fallback is the function', async () => {
