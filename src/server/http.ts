@@ -14,7 +14,7 @@ import type { ApiResponse } from '../api/respond.js';
 import { errorResponse } from '../api/respond.js';
 import type { Clock } from '../util/time.js';
 import { systemClock } from '../util/time.js';
-import { bufferedLines } from './access-log.js';
+import { accessLine, bufferedLines } from './access-log.js';
 import { compress, compressible, negotiate } from './compress.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
@@ -146,18 +146,11 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   }
 
   function logRequest(req: http.IncomingMessage, status: number, bytes: number, started: number, source: string) {
-    log?.(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        method: req.method,
-        url: (req.url ?? '').slice(0, 2048),
-        status,
-        bytes,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        ip: clientIp(req, !!opts.trustProxy),
-        source,
-      }),
-    );
+    if (!log) return;
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    const url = (req.url ?? '').slice(0, 2048);
+    const ip = clientIp(req, !!opts.trustProxy);
+    log(accessLine({ time: Date.now(), method: req.method, url, status, bytes, ms, ip, source }));
   }
 
   /** `headers`: what the rate limiter adds; serve-handler's own headers join them. */

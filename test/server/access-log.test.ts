@@ -1,6 +1,8 @@
 /** The default request-log sink: every line, in order, gathered into few writes. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bufferedLines } from '../../src/server/access-log.js';
+import type { AccessEntry } from '../../src/server/access-log.js';
+import { accessLine, bufferedLines } from '../../src/server/access-log.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -27,5 +29,32 @@ describe('bufferedLines', () => {
     expect(writes[0]!.split('\n').filter(Boolean)).toHaveLength(66);
     sink.flush();
     expect(writes.join('').split('\n').filter(Boolean)).toHaveLength(70);
+  });
+});
+
+describe('accessLine', () => {
+  const stringified = (e: AccessEntry) => JSON.stringify({ ...e, time: new Date(e.time).toISOString() });
+
+  it('writes exactly what JSON.stringify writes for the entry, whatever the URL, method and address hold', () => {
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('/a"b', 'x\\y', '\u0000', '\ud800'));
+    const entry = fc.record({
+      time: fc.integer({ min: 0, max: 253402300799999 }),
+      method: fc.option(text, { nil: undefined }),
+      url: text,
+      status: fc.integer({ min: 100, max: 599 }),
+      bytes: fc.nat(),
+      ms: fc.double({ min: 0, max: 1e6, noNaN: true }).map((x) => Math.round(x * 100) / 100),
+      ip: text,
+      source: fc.constantFrom('static', 'dynamic', 'asset', 'server'),
+    });
+    fc.assert(fc.property(entry, (e) => accessLine(e) === stringified(e)), { numRuns: 2000 });
+  });
+
+  it('spells the time with three digits of milliseconds within one second and across seconds', () => {
+    const base = Date.UTC(2026, 10, 25, 3, 6, 7);
+    for (const time of [base, base + 7, base + 42, base + 999, base + 1000, base - 1]) {
+      const e = { time, method: 'GET', url: '/', status: 200, bytes: 1, ms: 0.5, ip: '::1', source: 'static' };
+      expect(JSON.parse(accessLine(e)).time).toBe(new Date(time).toISOString());
+    }
   });
 });
