@@ -1,9 +1,11 @@
 /**
- * Buffers held within a byte budget, the least recently used dropped first. A Map keeps insertion
- * order, so re-inserting on each hit makes its first key the coldest: no list to maintain.
+ * Buffers held within a byte budget, the coldest dropped first. A hit only marks its item used
+ * (one Map lookup: moving it to the end on each hit cost a static answer about 5 % of its rate);
+ * eviction walks from the oldest and gives a used item a second chance, moving it to the end
+ * unmarked. A Map keeps insertion order, so there is no list to maintain.
  */
 export class ByteLru {
-  private readonly items = new Map<string, Buffer>();
+  private readonly items = new Map<string, { value: Buffer; used: boolean }>();
   private used = 0;
 
   /** `budget` bytes in all; an item above `budget / 8` is never held, so one big file cannot flush the rest. */
@@ -18,27 +20,29 @@ export class ByteLru {
   }
 
   get(key: string): Buffer | undefined {
-    const value = this.items.get(key);
-    if (value !== undefined) {
-      this.items.delete(key);
-      this.items.set(key, value);
-    }
-    return value;
+    const item = this.items.get(key);
+    if (item === undefined) return undefined;
+    item.used = true;
+    return item.value;
   }
 
   set(key: string, value: Buffer): void {
     const old = this.items.get(key);
     if (old !== undefined) {
       this.items.delete(key);
-      this.used -= old.length;
+      this.used -= old.value.length;
     }
     if (value.length > this.budget / 8) return;
-    this.items.set(key, value);
+    this.items.set(key, { value, used: false });
     this.used += value.length;
+    // Ends: each pass over an item unmarks it, so a full round finds one to drop.
     while (this.used > this.budget) {
-      const [coldest, buf] = this.items.entries().next().value!;
-      this.items.delete(coldest);
-      this.used -= buf.length;
+      const [oldest, item] = this.items.entries().next().value!;
+      this.items.delete(oldest);
+      if (item.used) {
+        item.used = false;
+        this.items.set(oldest, item);
+      } else this.used -= item.value.length;
     }
   }
 

@@ -114,8 +114,8 @@ export function createApiServer(opts: ServerOptions): ApiServer {
       path: target.path,
       rawQuery: target.rawQuery,
     };
-    const resolution = resolutions.resolve(target.path, target.rawQuery);
-    const fromFile = lookup.lookup(apiReq, resolution);
+    const { resolution, file } = resolutions.resolve(target.path, target.rawQuery);
+    const fromFile = lookup.lookup(apiReq, resolution, file);
     const reader = fromFile ? null : store.get();
     const response =
       fromFile ??

@@ -6,21 +6,29 @@
  */
 import type { Resolution } from '../api/resolve.js';
 import { resolve } from '../api/resolve.js';
+import type { FileSlot } from './static-lookup.js';
+import { fileSlot } from './static-lookup.js';
+
+/** A request target as the server remembers it: what it means, and where a build last had its file. */
+export interface Target {
+  readonly resolution: Resolution;
+  readonly file: FileSlot;
+}
 
 /** Longer targets are resolved every time: they are rare, and would let a client fill the memory. */
 const MAX_KEY = 512;
 
 export class ResolutionMemo {
-  private readonly memo = new Map<string, Resolution>();
+  private readonly memo = new Map<string, Target>();
 
   constructor(private readonly size = 8192) {}
 
-  resolve(path: string, rawQuery: string): Resolution {
-    if (path.length + rawQuery.length > MAX_KEY) return resolve(path, rawQuery);
+  resolve(path: string, rawQuery: string): Target {
+    if (path.length + rawQuery.length > MAX_KEY) return { resolution: resolve(path, rawQuery), file: fileSlot() };
     const key = `${path}?${rawQuery}`;
     let r = this.memo.get(key);
     if (r === undefined) {
-      r = resolve(path, rawQuery);
+      r = { resolution: resolve(path, rawQuery), file: fileSlot() };
       // Oldest first out: the set of targets clients poll changes slowly.
       if (this.memo.size >= this.size) this.memo.delete(this.memo.keys().next().value!);
       this.memo.set(key, r);

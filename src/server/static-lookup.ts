@@ -21,13 +21,27 @@ import { FileBodies } from './file-bodies.js';
 import { ReleaseIndex } from './release-index.js';
 import { ReleaseWatch } from './release-watch.js';
 
+/**
+ * Where the lookup last found a request target's file: which release it had loaded, and the file's
+ * number there (-1: none). Kept with the target (resolution-memo.ts), so a target asked for again
+ * in the same release skips the release's index: that lookup, in a map of every request key of
+ * the build, cost a static answer about 5 % of its rate.
+ */
+export interface FileSlot {
+  release: number;
+  n: number;
+}
+
+export const fileSlot = (): FileSlot => ({ release: -1, n: -1 });
+
 export interface StaticLookup {
   /**
    * A pre-rendered answer for exactly this (already resolved) request, or null to render it. An
    * answer with `Content-Encoding` was negotiated here (its body is in that coding, with `Vary`);
-   * any other is the plain entity, which the transport may still compress.
+   * any other is the plain entity, which the transport may still compress. `slot`: this target's
+   * own, read and updated here.
    */
-  lookup(req: ApiRequest, resolution: Resolution): ApiResponse | null;
+  lookup(req: ApiRequest, resolution: Resolution, slot?: FileSlot): ApiResponse | null;
   readonly description: string;
   /** Stop watching for new releases. */
   close?(): void;
@@ -48,6 +62,8 @@ export interface StaticBuildOptions {
 interface LoadedRelease {
   /** Names this release's manifest: directory, inode, mtime and size. */
   id: string;
+  /** Counts the releases this lookup loaded: what a FileSlot names its release by. */
+  generation: number;
   dir: string;
   index: ReleaseIndex;
 }
@@ -56,6 +72,7 @@ const EMPTY = Buffer.alloc(0);
 
 export class StaticBuild implements StaticLookup {
   private loaded: LoadedRelease | null = null;
+  private generation = 0;
   private readonly watch: ReleaseWatch;
   private readonly bodies: FileBodies;
 
@@ -104,7 +121,7 @@ export class StaticBuild implements StaticLookup {
     const id = `${dir!}\0${st.ino}\0${st.mtimeMs}\0${st.size}`;
     if (this.loaded?.id === id) return this.loaded;
     try {
-      this.loaded = { id, dir: dir!, index: ReleaseIndex.load(dir!) };
+      this.loaded = { id, generation: ++this.generation, dir: dir!, index: ReleaseIndex.load(dir!) };
     } catch {
       // A release being pruned under us: answer dynamically, and look again on the next request.
       this.loaded = null;
@@ -113,13 +130,18 @@ export class StaticBuild implements StaticLookup {
     return this.loaded;
   }
 
-  lookup(req: ApiRequest, resolution: Resolution): ApiResponse | null {
+  lookup(req: ApiRequest, resolution: Resolution, slot: FileSlot = fileSlot()): ApiResponse | null {
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
     const key = resolution.kind === 'resolved' ? resolution.request.key : null;
     if (key === null) return null;
     const release = this.current();
-    const n = release ? release.index.find(key) : -1;
-    if (!release || n < 0) return null;
+    if (!release) return null;
+    if (slot.release !== release.generation) {
+      slot.release = release.generation;
+      slot.n = release.index.find(key);
+    }
+    const n = slot.n;
+    if (n < 0) return null;
     const { dir, index } = release;
     // Status, ETag and 304 are decided as for any answer; a 304 needs no body, so none is read for it.
     const response = finishResponse(req, 200, { ...index.headers(n) }, EMPTY, index.etag(n));

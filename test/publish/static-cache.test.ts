@@ -185,6 +185,36 @@ describe('static-first server: new releases', () => {
     expect(s.sources.at(-1)).toBe('static');
   });
 
+  it('answers a target asked for again from the release published since, wherever that release lists its file', async () => {
+    const { out } = await buildInto(db);
+    const release = currentRelease(out)!;
+    const entries = manifest(out).filter((e) => e.status === 200 && e.request.startsWith('/get/'));
+    const urls = [...entries.slice(0, 5), ...entries.slice(-5)].map((e) => e.request);
+    const s = await serve(out, { recheckMs: 3_600_000 });
+    for (const url of urls) expect((await s.get(url)).status).toBe(200);
+
+    // The same files under another release whose manifest lists them in reverse: each target's file
+    // has another number there, and one target no file at all.
+    const next = `${release}-reversed`;
+    fs.cpSync(release, next, { recursive: true });
+    const lines = fs.readFileSync(path.join(release, 'manifest.ndjson'), 'utf8').split('\n').filter(Boolean);
+    const dropped = urls[0]!;
+    const kept = lines.filter((l) => (JSON.parse(l) as { request: string }).request !== dropped).reverse();
+    fs.writeFileSync(path.join(next, 'manifest.ndjson'), `${kept.join('\n')}\n`);
+    fs.symlinkSync(next, `${out}.new`);
+    fs.renameSync(`${out}.new`, out);
+    await new Promise((r) => setTimeout(r, 100));
+
+    for (const url of urls.slice(1)) {
+      const answer = await s.get(url);
+      expect(answer.headers.etag).toBe(entries.find((e) => e.request === url)!.etag);
+      expect(`"${contentHash(answer.body)}"`).toBe(answer.headers.etag);
+      expect(s.sources.at(-1)).toBe('static');
+    }
+    expect((await s.get(dropped)).status).toBe(200);
+    expect(s.sources.at(-1)).toBe('dynamic');
+  });
+
   it('notices a release the directory watch cannot hear of within its recheck interval', async () => {
     // `dir` is reached through a link that is swapped: the watch sits on the old target's directory.
     const a = await buildInto(db);

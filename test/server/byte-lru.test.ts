@@ -1,11 +1,11 @@
-/** The hot-file store's eviction: a byte budget, least recently used first out. */
+/** The hot-file store's eviction: a byte budget, what was not used since eviction last passed it first out. */
 import { describe, expect, it } from 'vitest';
 import { ByteLru, exactBuffer } from '../../src/server/byte-lru.js';
 
 const bytes = (n: number, fill = 1) => Buffer.alloc(n, fill);
 
 describe('ByteLru', () => {
-  it('never holds more bytes than its budget, dropping the least recently used first', () => {
+  it('never holds more bytes than its budget, dropping the oldest item not used since it was set', () => {
     const lru = new ByteLru(1000);
     for (const k of ['a', 'b', 'c', 'd']) lru.set(k, bytes(120));
     lru.get('a'); // a is now the most recent: b is the coldest
@@ -23,6 +23,20 @@ describe('ByteLru', () => {
     expect(lru.get('large')).toBeUndefined();
     expect(lru.get('small')).toBeDefined();
     expect(lru.bytes).toBe(100);
+  });
+
+  it('gives a used item one more round, not a place for ever: unused again, it is dropped in its turn', () => {
+    const lru = new ByteLru(800);
+    for (const k of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) lru.set(k, bytes(100));
+    lru.get('a');
+    lru.set('i', bytes(100)); // a is passed over, unmarked, and moved behind i; b goes
+    expect(lru.get('b')).toBeUndefined();
+    // Seven more items push out c…i; a, not used since it was passed over, goes with the eighth.
+    for (const k of ['j', 'k', 'l', 'm', 'n', 'o', 'p']) lru.set(k, bytes(100));
+    expect(['c', 'i'].map((k) => lru.get(k))).toEqual([undefined, undefined]);
+    lru.set('q', bytes(100));
+    expect(lru.get('a')).toBeUndefined();
+    expect(lru.bytes).toBe(800);
   });
 
   it('counts a replaced item once', () => {

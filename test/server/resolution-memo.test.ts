@@ -25,10 +25,10 @@ describe('the resolution memo', () => {
     const again = memo.resolve(PATH, 'status=LIVE&page=2');
     expect(parses.count).toBe(1);
     expect(again).toBe(first);
-    expect(JSON.stringify(first)).toBe(JSON.stringify(resolve(PATH, 'status=LIVE&page=2')));
+    expect(JSON.stringify(first.resolution)).toBe(JSON.stringify(resolve(PATH, 'status=LIVE&page=2')));
     // Invalid and unrouted targets are remembered as what they are.
-    expect(memo.resolve(PATH, 'status=bogus').kind).toBe('invalid');
-    expect(memo.resolve('/nowhere', '').kind).toBe('unrouted');
+    expect(memo.resolve(PATH, 'status=bogus').resolution.kind).toBe('invalid');
+    expect(memo.resolve('/nowhere', '').resolution.kind).toBe('unrouted');
   });
 
   it('forgets the oldest targets beyond its size, and never keeps a long one', () => {
