@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { render } from '../src/api/render.js';
 import { openStore } from '../src/store/db.js';
 import { StoreReader } from '../src/store/read/reader.js';
+import { SERVE_MAP_BYTES } from '../src/server/store-source.js';
 import { runSync } from '../src/sync/run-sync.js';
 import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
 import { ymd } from '../src/util/time.js';
@@ -38,7 +39,8 @@ async function ensureStore(): Promise<void> {
 }
 
 await ensureStore();
-const store = StoreReader.open(file);
+// Opened as the server opens its store, memory map included: this is what a dynamic answer costs.
+const store = StoreReader.open(file, { mapBytes: SERVE_MAP_BYTES });
 const clock = () => new Date();
 const one = <T>(sql: string): T => store.db.prepare(sql).pluck().get() as T;
 

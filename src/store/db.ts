@@ -11,12 +11,19 @@ export class StoreError extends Error {}
 
 export interface OpenOptions {
   readonly?: boolean;
+  /**
+   * Read up to this many bytes of a read-only store through a memory map instead of copies into
+   * SQLite's page cache (default 0: none). The mapped pages are the OS's file cache, but they count
+   * in the process's resident memory, so only a long-lived reader (the server) asks for it.
+   */
+  mapBytes?: number;
 }
 
 export function openStore(file: string, opts: OpenOptions = {}): DB {
   if (opts.readonly) {
     if (!fs.existsSync(file)) throw new StoreError(`no store at ${file} (run \`fds sync\` first)`);
     const db = new Database(file, { readonly: true, fileMustExist: true });
+    if (opts.mapBytes) db.pragma(`mmap_size = ${Math.max(0, Math.floor(opts.mapBytes))}`);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version !== SCHEMA_VERSION) {
       db.close();

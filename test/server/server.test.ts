@@ -5,6 +5,8 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer, ServerOptions } from '../../src/server/http.js';
 import { createApiServer } from '../../src/server/http.js';
+import { SERVE_MAP_BYTES } from '../../src/server/store-source.js';
+import { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore, buildEmptyStore, clock } from '../api/helpers/api-store.js';
 import { rawRequest } from '../api/helpers/targets.js';
 import { tempDir } from '../helpers/store.js';
@@ -189,6 +191,15 @@ describe('fallback server: store availability', () => {
     fs.renameSync(path.join(dir, 'next.sqlite'), file);
     const after = JSON.parse((await rawRequest(port, 'GET', '/get/soccer/meta')).body.toString());
     expect(after.coverage.matches).toBe(8);
+  });
+
+  it('reads its store through a bounded memory map, which a build reader leaves alone', async () => {
+    const { api, port } = await start();
+    expect((await rawRequest(port, 'GET', '/get/soccer/meta')).status).toBe(200);
+    expect(api.store.get()!.db.pragma('mmap_size', { simple: true })).toBe(SERVE_MAP_BYTES);
+    const plain = StoreReader.open(storeFile);
+    expect(plain.db.pragma('mmap_size', { simple: true })).toBe(0);
+    plain.close();
   });
 
   it('finishes a request that is in flight when shutdown begins', async () => {

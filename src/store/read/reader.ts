@@ -48,8 +48,8 @@ export class StoreReader {
   }
 
   /** Open a store file for serving: read-only, and refusing a store of another schema version. */
-  static open(file: string): StoreReader {
-    return new StoreReader(openStore(file, { readonly: true }));
+  static open(file: string, opts: { mapBytes?: number } = {}): StoreReader {
+    return new StoreReader(openStore(file, { readonly: true, mapBytes: opts.mapBytes }));
   }
 
   /**
