@@ -36,7 +36,11 @@ describe('accessLine', () => {
   const stringified = (e: AccessEntry) => JSON.stringify({ ...e, time: new Date(e.time).toISOString() });
 
   it('writes exactly what JSON.stringify writes for the entry, whatever the URL, method and address hold', () => {
-    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('/a"b', 'x\\y', '\u0000', '\ud800'));
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('/a"b', 'x\\y', '\u0000', '\ud800'),
+    );
     const entry = fc.record({
       time: fc.integer({ min: 0, max: 253402300799999 }),
       method: fc.option(text, { nil: undefined }),
@@ -47,7 +51,10 @@ describe('accessLine', () => {
       ip: text,
       source: fc.constantFrom('static', 'dynamic', 'asset', 'server'),
     });
-    fc.assert(fc.property(entry, (e) => accessLine(e) === stringified(e)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(entry, (e) => accessLine(e) === stringified(e)),
+      { numRuns: 2000 },
+    );
   });
 
   it('spells the time with three digits of milliseconds within one second and across seconds', () => {
