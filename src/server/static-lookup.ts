@@ -34,6 +34,9 @@ export interface FileSlot {
 
 export const fileSlot = (): FileSlot => ({ release: -1, n: -1 });
 
+/** Counts the releases loaded in this process, by any lookup: what a FileSlot names its release by. */
+let releasesLoaded = 0;
+
 export interface StaticLookup {
   /**
    * A pre-rendered answer for exactly this (already resolved) request, or null to render it. An
@@ -62,7 +65,7 @@ export interface StaticBuildOptions {
 interface LoadedRelease {
   /** Names this release's manifest: directory, inode, mtime and size. */
   id: string;
-  /** Counts the releases this lookup loaded: what a FileSlot names its release by. */
+  /** Its number among the releases loaded in this process (releasesLoaded). */
   generation: number;
   dir: string;
   index: ReleaseIndex;
@@ -72,7 +75,6 @@ const EMPTY = Buffer.alloc(0);
 
 export class StaticBuild implements StaticLookup {
   private loaded: LoadedRelease | null = null;
-  private generation = 0;
   private readonly watch: ReleaseWatch;
   private readonly bodies: FileBodies;
 
@@ -121,7 +123,7 @@ export class StaticBuild implements StaticLookup {
     const id = `${dir!}\0${st.ino}\0${st.mtimeMs}\0${st.size}`;
     if (this.loaded?.id === id) return this.loaded;
     try {
-      this.loaded = { id, generation: ++this.generation, dir: dir!, index: ReleaseIndex.load(dir!) };
+      this.loaded = { id, generation: ++releasesLoaded, dir: dir!, index: ReleaseIndex.load(dir!) };
     } catch {
       // A release being pruned under us: answer dynamically, and look again on the next request.
       this.loaded = null;
