@@ -330,10 +330,8 @@ export async function writeRelease(
   }
   fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
   const deleted = previous ? Math.max(0, known.files - counts.unchanged - counts.changed) : 0;
-  return {
-    ...{ counts, deleted, failures, rules: ruleStats, placer, workers: pool?.size ?? 0 },
-    ...{ edge: edgeStats, rewritten, removed },
-  };
+  const workers = pool?.size ?? 0;
+  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten, removed };
 }
 
 /** Changes from which an incremental build renders as a full build does, in one render worker per core. */

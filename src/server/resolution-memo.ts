@@ -2,7 +2,9 @@
  * The server's memory of what recent request targets mean. Resolution (api/resolve.ts) depends on
  * the request target and the code alone — not on the store or the build — so a target asked for
  * again (clients poll the same URLs) is not parsed and validated again: validation was about half
- * of what a static answer cost above Node's own HTTP handling. Bounded in entries and key length.
+ * of what a static answer cost above Node's own HTTP handling. Beside each resolution sits a slot
+ * the static lookup fills per release (static-lookup.ts `FileSlot`): that part does depend on the
+ * build, and names the release it holds for. Bounded in entries and key length.
  */
 import type { Resolution } from '../api/resolve.js';
 import { resolve } from '../api/resolve.js';
