@@ -8,7 +8,8 @@ import type { DB } from '../db.js';
 import type { MatchRecord, MatchState } from '../records.js';
 import type { EventRow, FixtureFilter, MatchRow, SummaryRow } from './types.js';
 import { addDays, parseYmd, ymd } from '../../util/time.js';
-import { unpackBytes, unpackSpans } from '../blob.js';
+import { spansOf, summarySize, unpackBytes } from '../blob.js';
+import { objectSpans } from '../../util/json-spans.js';
 import { MATCH_CHANGES } from '../snapshots.js';
 
 interface RawMatch {
@@ -165,8 +166,10 @@ export class MatchQueries {
       | { sections: Buffer; section_spans: string | null; last_synced_at: string }
       | undefined;
     if (!row) return undefined;
-    const json = unpackBytes(row.sections);
-    return { json, spans: unpackSpans(row.section_spans, json), lastSyncedAt: row.last_synced_at };
+    // The stored spans first: they tell how large the inflated JSON is.
+    const stored = row.section_spans === null ? null : spansOf(row.section_spans);
+    const json = unpackBytes(row.sections, stored ? summarySize(stored) : undefined);
+    return { json, spans: stored ?? objectSpans(json), lastSyncedAt: row.last_synced_at };
   }
 
   /** Every stored scoreboard day of a league, ascending. */

@@ -5,7 +5,7 @@
  * substitutions, penalties, own goals) or membership in the summary's key events.
  */
 import type { DB } from '../db.js';
-import { spanAt, unpackBytes } from '../blob.js';
+import { spanAt, streamSize, unpackBytes } from '../blob.js';
 import { importantPlays } from '../important.js';
 
 interface Stream {
@@ -57,7 +57,7 @@ export class PlayQueries {
     const key = `${league}\0${match}\0${row.hash}\0${row.key_event_ids ?? ''}`;
     const hit = this.decoded.get(key);
     if (hit) return hit;
-    const bytes = unpackBytes(row.plays);
+    const bytes = unpackBytes(row.plays, streamSize(row.ends));
     const stream: Stream = {
       bytes,
       ends: row.ends,
