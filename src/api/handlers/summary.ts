@@ -158,8 +158,8 @@ export function leaguePlayCounts(store: StoreReader, league: string): (eventId: 
 
 export function plays(store: StoreReader, league: string, eventId: string, q: PlaysQuery): HandlerResult {
   const state = requireMatchState(store, league, eventId);
-  const { count, records } = store.plays.page(league, eventId, q.important, q.limit, pageOffset(q.page, q.limit));
-  const items = new RawJson(['[', ...records.flatMap((r, i) => (i ? [',', r] : [r])), ']']);
+  const { count, runs } = store.plays.page(league, eventId, q.important, q.limit, pageOffset(q.page, q.limit));
+  const items = new RawJson(['[', ...runs.flatMap((r, i) => (i ? [',', r] : [r])), ']']);
   return {
     body: {
       count,

@@ -78,8 +78,11 @@ export class PlayQueries {
   }
 
   /**
-   * One page of a match's plays (all, or the important ones): their stored JSON (UTF-8 bytes), in
-   * match order, and how many there are over all pages — from one read of the stream.
+   * One page of a match's plays (all, or the important ones), and how many there are over all pages,
+   * from one read of the stream. The plays come as their stored JSON (UTF-8 bytes), in match order,
+   * a run of neighbours in the stream as one slice: the stream separates its plays by a single comma
+   * (`packEnds`), so a run's bytes are its plays joined as a JSON array joins them. `runs` are to be
+   * joined by commas in turn; a page of all plays is one slice, not one per play.
    */
   page(
     league: string,
@@ -87,17 +90,20 @@ export class PlayQueries {
     important: boolean,
     limit: number,
     offset: number,
-  ): { count: number; records: Buffer[] } {
+  ): { count: number; runs: Buffer[] } {
     const s = this.stream(league, match);
-    if (!s) return { count: 0, records: [] };
+    if (!s) return { count: 0, runs: [] };
     if (important) s.important ??= importantPlays(s.flags, s.keyEvents);
     const count = important ? s.important!.length : s.count;
     const at = important ? s.important!.slice(offset, offset + limit) : range(offset, limit, count);
-    const records = at.map((i) => {
-      const [start, end] = spanAt(s.ends, i)!;
-      return s.bytes.subarray(start, end);
-    });
-    return { count, records };
+    const runs: Buffer[] = [];
+    for (let k = 0; k < at.length; ) {
+      let last = k;
+      while (last + 1 < at.length && at[last + 1] === at[last]! + 1) last++;
+      runs.push(s.bytes.subarray(spanAt(s.ends, at[k]!)![0], spanAt(s.ends, at[last]!)![1]));
+      k = last + 1;
+    }
+    return { count, runs };
   }
 
   exists(league: string, match: string): boolean {
