@@ -193,7 +193,7 @@ for (const scale of values.scales!.split(',').map(Number)) {
   // The median of a few copies, each into space the last one freed, as the full build writes into the
   // space this scale's directory freed when it was cleared above. A single copy right after the build
   // (the earlier way) took 0.5–2.0 s at scale 1 and up to 8.7 s at scale 4, as the kernel found memory
-  // for it; copies that follow one another took 0.48–0.49 s and ~3.6 s. The ratio was flattered by the slow ones.
+  // for it; copies that follow one another took 0.48–0.49 s and 1.8–3.6 s. The ratio was flattered by the slow ones.
   const copies: number[] = [];
   for (let run = 0; run < CP_RUNS; run++) {
     copies.push(time(() => execFileSync('cp', ['-r', currentRelease(out)!, copy])));
