@@ -75,5 +75,6 @@ export function summarySize(spans: ReadonlyMap<string, readonly [number, number]
 /** The byte length of a play stream's JSON array, from its stored ends (`packEnds`): the last play's end, then `]`. */
 export function streamSize(ends: Buffer | null): number | undefined {
   if (!ends) return undefined;
-  return ends.length < 4 ? 2 : ends.readUInt32LE(ends.length - 4) + 1;
+  const last = spanAt(ends, ends.length / 4 - 1);
+  return last ? last[1] + 1 : 2;
 }

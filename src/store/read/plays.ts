@@ -93,26 +93,26 @@ export class PlayQueries {
   ): { count: number; runs: Buffer[] } {
     const s = this.stream(league, match);
     if (!s) return { count: 0, runs: [] };
-    if (important) s.important ??= importantPlays(s.flags, s.keyEvents);
-    const count = important ? s.important!.length : s.count;
-    const at = important ? s.important!.slice(offset, offset + limit) : range(offset, limit, count);
+    // Plays first to last, between two positions of the stream.
+    const slice = (first: number, last: number) =>
+      s.bytes.subarray(spanAt(s.ends, first)![0], spanAt(s.ends, last)![1]);
+    if (!important) {
+      const last = Math.min(s.count, offset + limit) - 1;
+      return { count: s.count, runs: offset <= last ? [slice(offset, last)] : [] };
+    }
+    s.important ??= importantPlays(s.flags, s.keyEvents);
+    const at = s.important.slice(offset, offset + limit);
     const runs: Buffer[] = [];
     for (let k = 0; k < at.length; ) {
       let last = k;
       while (last + 1 < at.length && at[last + 1] === at[last]! + 1) last++;
-      runs.push(s.bytes.subarray(spanAt(s.ends, at[k]!)![0], spanAt(s.ends, at[last]!)![1]));
+      runs.push(slice(at[k]!, at[last]!));
       k = last + 1;
     }
-    return { count, runs };
+    return { count: s.important.length, runs };
   }
 
   exists(league: string, match: string): boolean {
     return this.s.any.get(league, match) === 1;
   }
-}
-
-function range(offset: number, limit: number, length: number): number[] {
-  const out: number[] = [];
-  for (let i = offset; i < Math.min(length, offset + limit); i++) out.push(i);
-  return out;
 }
