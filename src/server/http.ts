@@ -22,6 +22,8 @@ import type { StaticLookup } from './static-lookup.js';
 import { NO_STATIC_BUILD } from './static-lookup.js';
 import { StoreSource } from './store-source.js';
 import { AssetServer } from '../frontdoor/serve-assets.js';
+import type { Answered, Incoming } from './fast-lane.js';
+import { FastLane } from './fast-lane.js';
 
 export interface ServerOptions {
   storeFile: string;
@@ -39,6 +41,8 @@ export interface ServerOptions {
   shutdownGraceMs?: number;
   /** The front door's static assets (default: the installed files, for a server without a build). */
   assets?: AssetServer;
+  /** Answer plain requests without node:http's objects (fast-lane.ts; default on). */
+  fastLane?: boolean;
 }
 
 export interface ApiServer {
@@ -66,7 +70,7 @@ export function splitTarget(url: string | undefined): { path: string; rawQuery: 
   return q === -1 ? { path: target, rawQuery: '' } : { path: target.slice(0, q), rawQuery: target.slice(q + 1) };
 }
 
-function clientIp(req: http.IncomingMessage, trustProxy: boolean): string {
+function clientIp(req: Incoming, trustProxy: boolean): string {
   if (trustProxy) {
     const fwd = req.headers['x-forwarded-for'];
     const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(',')[0]?.trim();
@@ -91,13 +95,15 @@ export function createApiServer(opts: ServerOptions): ApiServer {
    * `response: null`: a front-door asset, streamed from its file by `assets` once the rate limit let
    * it through (with `headers` added).
    */
-  function answer(req: http.IncomingMessage): {
+  function answer(
+    req: Incoming,
+    target: ReturnType<typeof splitTarget>,
+  ): {
     response: ApiResponse | null;
     source: string;
     headers?: Record<string, string>;
   } {
     const head = { method: req.method ?? 'GET', headers: req.headers };
-    const target = splitTarget(req.url);
     if (!target) return { response: errorResponse(head, 400, 'Malformed request URL'), source: 'server' };
     const rate = limiter?.check(clientIp(req, !!opts.trustProxy), target.path);
     if (rate && !rate.allowed) {
@@ -130,7 +136,7 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   }
 
   /** Compression, and the one header that belongs to the transport: the length of what is sent. */
-  function encode(req: http.IncomingMessage, response: ApiResponse): void {
+  function encode(req: Incoming, response: ApiResponse): void {
     // A static file's stored variant is already in the coding the lookup negotiated.
     if (!response.headers['Content-Encoding'] && compressible(response.body, response.headers)) {
       response.headers.Vary = 'Accept-Encoding';
@@ -145,7 +151,7 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     }
   }
 
-  function logRequest(req: http.IncomingMessage, status: number, bytes: number, started: number, source: string) {
+  function logRequest(req: Incoming, status: number, bytes: number, started: number, source: string) {
     if (!log) return;
     const ms = Math.round((performance.now() - started) * 100) / 100;
     const url = (req.url ?? '').slice(0, 2048);
@@ -180,23 +186,55 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     });
   }
 
-  const server = http.createServer((req, res) => {
-    const started = performance.now();
-    let response: ApiResponse | null;
-    let source = 'dynamic';
+  /** The encoded answer to a request that is not a front-door asset's (which `answer` left to `assets`). */
+  function finish(req: Incoming, answered: ReturnType<typeof answer>): Answered {
+    const { source } = answered;
+    let { response } = answered;
     try {
-      let headers: Record<string, string> | undefined;
-      ({ response, source, headers } = answer(req));
-      if (response === null) return serveAsset(req, res, headers, started);
+      if (response === null) throw new Error('an asset request reached the API');
       encode(req, response);
     } catch {
       response = errorResponse({ method: req.method ?? 'GET', headers: {} }, 500, 'Internal server error');
       encode(req, response);
     }
+    return { response, source };
+  }
+
+  /** The answer, or a 500: nothing a request holds may take the server down. */
+  function attempt(req: Incoming, target: ReturnType<typeof splitTarget>): ReturnType<typeof answer> {
+    try {
+      return answer(req, target);
+    } catch {
+      return { response: null, source: 'dynamic' };
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    const started = performance.now();
+    const answered = attempt(req, splitTarget(req.url));
+    if (answered.response === null && answered.source === 'asset') {
+      return serveAsset(req, res, answered.headers, started);
+    }
+    const { response, source } = finish(req, answered);
     res.writeHead(response.status, response.headers);
     res.end(response.sendBody ? response.body : undefined);
     logRequest(req, response.status, response.sendBody ? response.body.length : 0, started, source);
   });
+
+  const lane =
+    opts.fastLane === false
+      ? null
+      : new FastLane(server, {
+          answer(req) {
+            const target = splitTarget(req.url);
+            // Front-door assets are served through node:http's objects (serve-handler).
+            if (target !== null && assets.handles(target.path)) return null;
+            return finish(req, attempt(req, target));
+          },
+          answered(req, { response, source }, started) {
+            logRequest(req, response.status, response.sendBody ? response.body.length : 0, started, source);
+          },
+        });
 
   // Requests the HTTP parser rejects (bad request line, oversized headers) still get a JSON answer.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -228,7 +266,10 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     },
     close() {
       return new Promise((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 10_000);
+        const force = setTimeout(() => {
+          server.closeAllConnections();
+          lane?.closeAll();
+        }, opts.shutdownGraceMs ?? 10_000);
         force.unref();
         lookup.close?.();
         server.close(() => {
@@ -239,6 +280,7 @@ export function createApiServer(opts: ServerOptions): ApiServer {
         });
         // Idle keep-alive connections would otherwise hold the server open until they time out.
         server.closeIdleConnections();
+        lane?.close();
       });
     },
   };

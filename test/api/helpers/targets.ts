@@ -63,9 +63,10 @@ export function rawRequest(
   method: string,
   url: string,
   headers: Record<string, string> = {},
+  agent: http.Agent | false = false,
 ): Promise<TargetResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent: false }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -90,10 +91,15 @@ export function httpTarget(clock: Clock): TargetFactory {
       log: null,
     });
     const { port } = (await api.listen(0, '127.0.0.1')) as AddressInfo;
+    // Kept-alive connections, as clients hold them: the plain requests are the server's fast lane's.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     return {
       name: 'http',
-      request: (method, url, headers) => rawRequest(port, method, url, headers),
-      close: () => api.close(),
+      request: (method, url, headers) => rawRequest(port, method, url, headers, agent),
+      close: async () => {
+        agent.destroy();
+        await api.close();
+      },
     };
   };
 }
