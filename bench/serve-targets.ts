@@ -91,7 +91,18 @@ export async function startFds(
 ): Promise<Running> {
   const port = await freePort();
   const [node, ...args] = fds.argv;
-  const serveArgs = ['serve', '--db', opts.db, '--dir', opts.dir, '--port', String(port), '--host', '127.0.0.1'];
+  const serveArgs = [
+    'serve',
+    '--db',
+    opts.db,
+    '--dir',
+    opts.dir,
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--no-request-log',
+  ];
   const started = children.spawn(node!, [...args, ...serveArgs, '--no-rate-limiting'], { cwd: ROOT });
   await waitUntilServing('fds serve', port, '/health', started);
   return { port, started };

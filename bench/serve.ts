@@ -213,7 +213,7 @@ try {
     `\nserver (${int(sample.length)} requests sampled with seed ${opts.seed} from the build's manifest, mean ${kB};` +
       ` HTTP/1.1 keep-alive, no compression asked for)`,
   );
-  console.log(`  fds: ${fds.how} serve --no-rate-limiting, request log to /dev/null`);
+  console.log(`  fds: ${fds.how} serve --no-rate-limiting --no-request-log (as nginx's access_log off)`);
   console.log(
     nginxBin
       ? `  ${baselineName}: 1 worker, access_log off, sendfile`

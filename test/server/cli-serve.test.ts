@@ -65,6 +65,7 @@ describe('fds serve', () => {
       '--host <host>',
       '--trust-proxy',
       '--cache-mb <n>',
+      '--no-request-log',
     ])
       expect(r.stdout).toContain(opt);
   });
@@ -87,6 +88,16 @@ describe('fds serve', () => {
       expect(events.at(-1)).toMatchObject({ event: 'shutdown', signal: 'SIGTERM' });
     },
   );
+
+  it('with --no-request-log, answers without a line per request, and still says when it listens and stops', async () => {
+    const s = await serve('--db', store, '--dir', tempDir('fds-nobuild-'), '--no-request-log');
+    expect((await rawRequest(s.port, 'GET', '/get/soccer/leagues')).status).toBe(200);
+    expect((await rawRequest(s.port, 'GET', '/nowhere')).status).toBe(404);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    const events = s.lines.map((l) => JSON.parse(l) as { event?: string });
+    expect(events.map((e) => e.event)).toEqual(['listening', 'shutdown']);
+  });
 
   it('with --welcome, prints for a person where to point a browser and three requests that answer 200', async () => {
     const { out } = await buildInto(store);

@@ -20,6 +20,7 @@ interface ServeFlags {
   rateLimiting: boolean;
   welcome: boolean;
   cacheMb: number;
+  requestLog: boolean;
 }
 
 function parseCacheMb(value: string): number {
@@ -81,6 +82,7 @@ export function serveCommand(): Command {
       parseCacheMb,
       DEFAULT_CACHE_BYTES / (1024 * 1024),
     )
+    .option('--no-request-log', 'do not write a JSON line per request to stdout (as nginx’s `access_log off`)')
     .action(async function (this: Command) {
       const f = this.opts<ServeFlags>();
       const staticLookup = new StaticBuild(f.dir, { cacheBytes: f.cacheMb * 1024 * 1024 });
@@ -89,6 +91,7 @@ export function serveCommand(): Command {
         staticLookup,
         assets: new AssetServer(f.dir),
         trustProxy: f.trustProxy,
+        log: f.requestLog ? undefined : null,
         rateLimit: f.rateLimiting
           ? { api: f.rateLimit, other: f.rateLimitOther, windowMs: DEFAULT_RATE_LIMITS.windowMs }
           : null,
