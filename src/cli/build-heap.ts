@@ -9,8 +9,8 @@
  * incremental build — the one after each sync — runs in the command's own process: starting a
  * second one would cost it a tenth of its time, and it never holds much anyway.
  */
-import { spawn } from 'node:child_process';
 import v8 from 'node:v8';
+import { endWithStarter as endWithStarterProcess, runAgainWith } from './restart.js';
 import type { BuildScope } from '../publish/scope.js';
 import { POOL_AFTER } from '../publish/write-release.js';
 
@@ -41,8 +41,6 @@ export const BUILD_HEAP_FLAGS = [
  * the build's peak RSS flat (scale 4: 280–300 MB → 240–270 MB, no slower). Other C libraries ignore it.
  */
 export const BUILD_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
-
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Set in the process started with the flags. bin/fds.js names it too: it runs before any module can be imported. */
 const BOUNDED = 'FDS_BUILD_HEAP';
@@ -91,20 +89,7 @@ export function tuneForShortBuild(): void {
 
 /** Run this same command again with the bounded heap; settles with its exit code. Signals are passed on. */
 export function runBounded(): Promise<number> {
-  const args = [...BUILD_HEAP_FLAGS, ...process.execArgv, ...process.argv.slice(1)];
-  // The IPC channel closes when this process ends however it ends, which the build takes as its end too.
-  const child = spawn(process.execPath, args, {
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: boundedEnv(process.env),
-  });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  for (const signal of SIGNALS) process.on(signal, forward);
-  return new Promise((resolve) => {
-    child.on('exit', (code, signal) => {
-      for (const s of SIGNALS) process.off(s, forward);
-      resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
-    });
-  });
+  return runAgainWith(BUILD_HEAP_FLAGS, boundedEnv(process.env));
 }
 
 /**
@@ -112,7 +97,5 @@ export function runBounded(): Promise<number> {
  * gone, even killed outright (a signal it could not pass on), as if the kill had reached the build.
  */
 export function endWithStarter(): void {
-  if (!process.env[BOUNDED] || !process.channel) return;
-  process.channel.unref();
-  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+  if (process.env[BOUNDED]) endWithStarterProcess('SIGKILL');
 }

@@ -1,6 +1,7 @@
 /** `fds serve` as a user runs it: a child process that serves, logs, and exits 0 on SIGTERM. */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +45,25 @@ function serve(...args: string[]): Promise<Served> {
     child.on('exit', () => reject(new Error(`serve exited early: ${lines.join('\n')}`)));
   });
 }
+
+/** The processes whose parent is `pid` (Linux: /proc). */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const alive = (pid: number) =>
+  fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
 
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
@@ -98,6 +118,22 @@ describe('fds serve', () => {
     const events = s.lines.map((l) => JSON.parse(l) as { event?: string });
     expect(events.map((e) => e.event)).toEqual(['listening', 'shutdown']);
   });
+
+  it.skipIf(!fs.existsSync('/proc/self/stat'))(
+    'serves from a process of its own with its heap flags, which shuts down when the command is killed outright',
+    async () => {
+      const s = await serve('--db', store, '--dir', tempDir('fds-nobuild-'), '--no-request-log');
+      const [server, ...others] = childrenOf(s.child.pid!);
+      expect(others).toEqual([]);
+      expect(fs.readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0')).toContain('--initial-old-space-size=64');
+      expect((await rawRequest(s.port, 'GET', '/health')).status).toBe(200);
+      s.child.kill('SIGKILL');
+      await expect.poll(() => alive(server!), { timeout: 10_000 }).toBe(false);
+      await expect(rawRequest(s.port, 'GET', '/health')).rejects.toThrow(/ECONNREFUSED/);
+      // It shut down as on SIGTERM: its last words are the shutdown line.
+      await expect.poll(() => s.lines.at(-1) ?? '').toContain('"event":"shutdown"');
+    },
+  );
 
   it('with --welcome, prints for a person where to point a browser and three requests that answer 200', async () => {
     const { out } = await buildInto(store);
