@@ -117,10 +117,15 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     const apiReq: ApiRequest = {
       method: head.method,
       headers: head.headers,
+      lowerCaseNames: true,
       path: target.path,
       rawQuery: target.rawQuery,
     };
-    const { resolution, file } = resolutions.resolve(target.path, target.rawQuery);
+    const { resolution, file } = resolutions.resolve(
+      target.path,
+      target.rawQuery,
+      req.url?.startsWith('/') ? req.url : undefined,
+    );
     const fromFile = lookup.lookup(apiReq, resolution, file);
     const reader = fromFile ? null : store.get();
     const response =

@@ -25,9 +25,12 @@ export class ResolutionMemo {
 
   constructor(private readonly size = 8192) {}
 
-  resolve(path: string, rawQuery: string): Target {
-    if (path.length + rawQuery.length > MAX_KEY) return { resolution: resolve(path, rawQuery), file: fileSlot() };
-    const key = `${path}?${rawQuery}`;
+  /**
+   * `key`: the target as it came, when it is the path and query as they are (an origin-form target);
+   * a key made of the two would be a new string to flatten and hash on every request.
+   */
+  resolve(path: string, rawQuery: string, key = `${path}?${rawQuery}`): Target {
+    if (key.length > MAX_KEY) return { resolution: resolve(path, rawQuery), file: fileSlot() };
     let r = this.memo.get(key);
     if (r === undefined) {
       r = { resolution: resolve(path, rawQuery), file: fileSlot() };
