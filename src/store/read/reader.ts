@@ -31,6 +31,8 @@ export class StoreReader {
   private dataVersion = -1;
   private readonly version;
   private readonly ping;
+  private readonly beginTx;
+  private readonly commitTx;
 
   constructor(
     readonly db: DB,
@@ -45,6 +47,9 @@ export class StoreReader {
     this.snapshots = new SnapshotQueries(db);
     this.version = db.prepare('PRAGMA data_version').pluck();
     this.ping = db.prepare('SELECT COUNT(*) FROM store_meta').pluck();
+    // Prepared once: \`exec\` compiles its SQL on every call, twice per request.
+    this.beginTx = db.prepare('BEGIN');
+    this.commitTx = db.prepare('COMMIT');
   }
 
   /** Open a store file for serving: read-only, and refusing a store of another schema version. */
@@ -58,7 +63,7 @@ export class StoreReader {
    */
   read<T>(fn: () => T): T {
     if (this.db.inTransaction) return fn();
-    this.db.exec('BEGIN');
+    this.beginTx.run();
     try {
       // A deferred transaction takes its snapshot at the first read: take it before asking whether
       // the memos are still current, so they are judged against the data this render will see.
@@ -66,7 +71,7 @@ export class StoreReader {
       this.refresh();
       return fn();
     } finally {
-      if (this.db.inTransaction) this.db.exec('COMMIT');
+      if (this.db.inTransaction) this.commitTx.run();
     }
   }
 
