@@ -47,7 +47,7 @@ describe('the server benchmark', () => {
       expect(r.stdout).toContain(`\n${label}`);
     }
     // The median of the two rounds' ratios, and each round's.
-    const ratio = String.raw`\d+\.\d\d \(rounds \d+\.\d\d \d+\.\d\d\)`;
+    const ratio = String.raw`\d+\.\d{3} \(rounds \d+\.\d{3} \d+\.\d{3}\)`;
     expect(r.stdout).toMatch(
       new RegExp(`^fds static ÷ (nginx [\\d.]+|serve-handler) +${ratio} +goal ≥ 0\\.5 with p99 ≤ 5 ms`, 'm'),
     );
