@@ -186,8 +186,16 @@ export class FastLane {
         const next = end + HEAD_END.length;
         pending = next < pending.length ? pending.subarray(next) : null;
         const { response } = answered;
+        let head: string;
+        try {
+          head = responseHead(response.status, response.headers, this.server.keepAliveTimeout);
+        } catch {
+          // A header node:http would refuse to write: nothing is sent, and the connection cannot go on.
+          socket.destroy();
+          return;
+        }
         socket.cork();
-        socket.write(responseHead(response.status, response.headers, this.server.keepAliveTimeout), 'latin1');
+        socket.write(head, 'latin1');
         if (response.sendBody && response.body.length) socket.write(response.body);
         socket.uncork();
         this.handlers.answered(req, answered, started);

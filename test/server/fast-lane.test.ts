@@ -17,6 +17,7 @@ import type { ManifestEntry } from '../../src/publish/manifest.js';
 import { currentRelease } from '../../src/publish/release.js';
 import { buildInto, demoStore } from '../publish/helpers.js';
 import { converse, transcript } from './helpers.js';
+import { laneRequest, responseHead } from '../../src/server/fast-lane.js';
 
 const NOW = new Date('2026-03-21T12:00:00Z');
 let db: string;
@@ -244,5 +245,45 @@ describe('fast lane', () => {
       ),
       { numRuns: 80 },
     );
+  });
+});
+
+describe('fast lane parts', () => {
+  it('takes only a strict subset of request heads', () => {
+    const ok = laneRequest(
+      'GET /get/soccer/meta?x=1 HTTP/1.1\r\nHost: t\r\nAccept-Encoding: gzip\r\nConnection: Keep-Alive',
+      '1.2.3.4',
+    );
+    expect(ok).toEqual({
+      method: 'GET',
+      url: '/get/soccer/meta?x=1',
+      headers: { host: 't', 'accept-encoding': 'gzip', connection: 'Keep-Alive' },
+      socket: { remoteAddress: '1.2.3.4' },
+    });
+    for (const head of [
+      'GET /x HTTP/1.1',
+      'GET /x HTTP/1.0\r\nHost: t',
+      'POST /x HTTP/1.1\r\nHost: t',
+      'GET x HTTP/1.1\r\nHost: t',
+      'GET /x HTTP/1.1\r\nHost: t\r\nhost: u',
+      'GET /x HTTP/1.1\r\nHost: t\r\nContent-Length: 0',
+      'GET /x HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked',
+      'GET /x HTTP/1.1\r\nHost: t\r\nConnection: close',
+      'GET /x HTTP/1.1\r\nHost: t\r\nX: a\nY: b',
+      'GET /x HTTP/1.1\r\nHost: t\r\n folded',
+      'GET /x HTTP/1.1\r\nHost: t\r\nX: caf\xe9',
+      'GET /x HTTP/1.1\r\nHost : t',
+    ]) {
+      expect(laneRequest(head, undefined), JSON.stringify(head)).toBeNull();
+    }
+  });
+
+  it('writes a head as node:http does, and refuses a header that would split the response', () => {
+    const head = responseHead(200, { 'Content-Type': 'application/json', 'Content-Length': '2' }, 5000);
+    expect(head).toMatch(
+      /^HTTP\/1\.1 200 OK\r\nContent-Type: application\/json\r\nContent-Length: 2\r\nDate: [^\r]+ GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n$/,
+    );
+    expect(() => responseHead(200, { ETag: '"a"\r\nSet-Cookie: x=1' }, 5000)).toThrow();
+    expect(() => responseHead(200, { 'Bad Name': 'x' }, 5000)).toThrow();
   });
 });
