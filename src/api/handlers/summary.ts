@@ -5,7 +5,8 @@
  * match), carrying its LeagueRef.
  */
 import type { StoreReader } from '../../store/read/reader.js';
-import type { MatchRow, SummaryRow } from '../../store/read/types.js';
+import type { MatchFacts, MatchRow, SummaryRow } from '../../store/read/types.js';
+import { objectSpans } from '../../util/json-spans.js';
 import type { MatchState } from '../../store/records.js';
 import type { SummaryField } from '../fields.js';
 import { SUMMARY_FIELDS } from '../fields.js';
@@ -40,29 +41,36 @@ function requireMatchState(store: StoreReader, league: string, eventId: string):
   return found.state;
 }
 
-function requireMatch(store: StoreReader, league: string, eventId: string): { league: LeagueRefBody; match: MatchRow } {
+function requireFacts(
+  store: StoreReader,
+  league: string,
+  eventId: string,
+): { league: LeagueRefBody; facts: MatchFacts } {
   const { ref } = requireLeague(store, league);
-  const match = store.matches.byId(league, eventId);
-  if (!match) throw new ApiError(404, 'Match not found');
-  return { league: ref, match };
+  const facts = store.matches.facts(league, eventId);
+  if (!facts) throw new ApiError(404, 'Match not found');
+  return { league: ref, facts };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const OPEN_BRACE = 0x7b;
 
-/** The stored header with `league` replaced by the league record (inserted after `season` when absent). */
-function withLeague(header: Record<string, unknown>, league: LeagueRefBody): Record<string, unknown> {
-  if ('league' in header)
-    return Object.fromEntries(Object.entries(header).map(([k, v]) => [k, k === 'league' ? league : v]));
-  const entries = Object.entries(header);
-  const at =
-    ['season', 'uid', 'id'].map((k) => entries.findIndex(([key]) => key === k)).find((i) => i >= 0) ??
-    entries.length - 1;
-  entries.splice(at + 1, 0, ['league', league]);
-  return Object.fromEntries(entries);
+/**
+ * The stored header (an object's JSON) with `league` replaced by the league record, or inserted
+ * after `season` (else `uid`, else `id`, else the last member) when absent: spliced into the stored
+ * bytes, which are what JSON.stringify wrote, so they are what parsing and writing them again gives.
+ */
+export function withLeague(header: Buffer, league: LeagueRefBody): RawJson {
+  const spans = objectSpans(header);
+  const json = JSON.stringify(league);
+  const own = spans.get('league');
+  if (own) return new RawJson([header.subarray(0, own[0]), json, header.subarray(own[1])]);
+  const after = spans.get('season') ?? spans.get('uid') ?? spans.get('id') ?? [...spans.values()].at(-1);
+  if (!after) return new RawJson(`{"league":${json}}`);
+  return new RawJson([header.subarray(0, after[1]), `,"league":${json}`, header.subarray(after[1])]);
 }
 
-function header(store: StoreReader, league: LeagueRefBody, match: MatchRow, stored: unknown): Record<string, unknown> {
-  if (isObject(stored)) return withLeague(stored, league);
+/** With no stored header object, one built from the match. */
+function header(store: StoreReader, league: LeagueRefBody, match: MatchRow): Record<string, unknown> {
   const m = match.record;
   return {
     id: m.id,
@@ -76,12 +84,18 @@ function header(store: StoreReader, league: LeagueRefBody, match: MatchRow, stor
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
-function dataAvailability(store: StoreReader, league: string, match: MatchRow, sections: Map<string, Buffer>) {
-  const timeline = store.plays.exists(league, match.record.id);
+function dataAvailability(
+  store: StoreReader,
+  league: string,
+  eventId: string,
+  facts: MatchFacts,
+  sections: Map<string, Buffer>,
+) {
+  const timeline = store.plays.exists(league, eventId);
   // A non-empty array: `[` followed by anything but `]`.
   const k = sections.get('keyEvents');
   const keyEvents = !!k && k[0] === OPEN_BRACKET && k.length > 1 && k[1] !== CLOSE_BRACKET;
-  const statistics = sections.has('boxscore') || match.record.competitors.some((c) => c.statistics.length > 0);
+  const statistics = sections.has('boxscore') || facts.statistics;
   return {
     timeline: { available: timeline, storedIn: 'plays' },
     matchGoals: { available: timeline || keyEvents, storedIn: ['plays', 'match_summaries.keyEvents'] },
@@ -108,34 +122,32 @@ export function summary(
   eventId: string,
   fields: ReadonlySet<SummaryField> | null,
 ): HandlerResult {
-  const { league: leagueBody, match } = requireMatch(store, league, eventId);
+  const { league: leagueBody, facts } = requireFacts(store, league, eventId);
   const stored: SummaryRow | undefined = store.matches.summary(league, eventId);
   const sections = storedSections(stored);
   const body: Record<string, unknown> = {};
   for (const name of SUMMARY_FIELDS) {
     if (fields && !fields.has(name)) continue;
     if (name === 'header') {
-      // The one section that is changed on the way out (its league), so the one that is parsed.
+      // The one section that is changed on the way out (its league).
       const json = sections.get('header');
-      body.header = header(
-        store,
-        leagueBody,
-        match,
-        json === undefined ? undefined : JSON.parse(json.toString('utf8')),
-      );
+      body.header =
+        json !== undefined && json[0] === OPEN_BRACE
+          ? withLeague(json, leagueBody)
+          : header(store, leagueBody, store.matches.byId(league, eventId)!);
     } else if (name === 'meta') {
       body.meta = {
         dataSource: 'database',
-        provider: match.record.provider,
-        lastSyncedAt: later(match.lastSyncedAt, stored?.lastSyncedAt),
-        dataAvailability: dataAvailability(store, league, match, sections),
+        provider: facts.provider,
+        lastSyncedAt: later(facts.lastSyncedAt, stored?.lastSyncedAt),
+        dataAvailability: dataAvailability(store, league, eventId, facts, sections),
       };
     } else {
       const json = sections.get(name);
       body[name] = json === undefined || isNull(json) ? (ARRAY_SECTIONS.has(name) ? [] : null) : new RawJson(json);
     }
   }
-  return { body, live: match.state === 'in' };
+  return { body, live: facts.state === 'in' };
 }
 
 export interface PlaysQuery {

@@ -6,7 +6,7 @@
  */
 import type { DB } from '../db.js';
 import type { MatchRecord, MatchState } from '../records.js';
-import type { EventRow, FixtureFilter, MatchRow, SummaryRow } from './types.js';
+import type { EventRow, FixtureFilter, MatchFacts, MatchRow, SummaryRow } from './types.js';
 import { addDays, parseYmd, ymd } from '../../util/time.js';
 import { spansOf, summarySize, unpackBytes } from '../blob.js';
 import { objectSpans } from '../../util/json-spans.js';
@@ -70,6 +70,13 @@ export class MatchQueries {
       pageState: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches WHERE ${RANGE}
         AND state = @state ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
+      // SQLite reads the two facts out of the record's text; parsing it into objects took a summary
+      // answer an eighth of its time.
+      facts:
+        db.prepare(`SELECT state, last_synced_at AS lastSyncedAt, json_extract(record_json, '$.provider') AS provider,
+        EXISTS (SELECT 1 FROM json_each(record_json, '$.competitors')
+          WHERE json_array_length(value, '$.statistics') > 0) AS statistics
+        FROM matches WHERE league_slug = ? AND id = ?`),
       day: db.prepare('SELECT state, scoreboard_date AS day FROM matches WHERE league_slug = ? AND id = ?'),
       // The matches a snapshot changed (their record, summary or plays), as they stand now: from an
       // index that holds what the feed lists of each (a first sync changes every match). Each kind's
@@ -144,6 +151,12 @@ export class MatchQueries {
   byId(league: string, id: string): MatchRow | undefined {
     const row = this.s.one.get(league, id) as RawMatch | undefined;
     return row ? toMatch(row) : undefined;
+  }
+
+  /** What a summary needs of a match's record (MatchFacts), without parsing the record. */
+  facts(league: string, id: string): MatchFacts | undefined {
+    const row = this.s.facts.get(league, id) as (Omit<MatchFacts, 'statistics'> & { statistics: number }) | undefined;
+    return row && { ...row, statistics: row.statistics === 1 };
   }
 
   /** A match's state and UTC kickoff day (YYYYMMDD), without reading its record. */

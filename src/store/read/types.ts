@@ -27,6 +27,15 @@ export interface MatchRow {
   lastSyncedAt: string;
 }
 
+/** What a match's summary needs of its record, read without parsing it. */
+export interface MatchFacts {
+  state: MatchState;
+  lastSyncedAt: string;
+  provider: string;
+  /** Whether any competitor has statistics. */
+  statistics: boolean;
+}
+
 export interface SummaryRow {
   /** SummarySections as JSON (a JSON object of the stored sections), in UTF-8 bytes. */
   json: Buffer;
