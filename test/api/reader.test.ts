@@ -67,4 +67,16 @@ describe('store reader', () => {
     });
     expect(store.read(() => [...store.catalogue('ger.1')])).toEqual(['1001']);
   });
+
+  it('reads a league again once another connection commits, and does not remember slugs it lacks', () => {
+    const name = store.read(() => store.league('eng.1')!.name);
+    expect(store.read(() => store.league('eng.1'))).toBe(store.read(() => store.league('eng.1')));
+    const writer = openStore(file);
+    writer.prepare("UPDATE leagues SET name = 'Renamed' WHERE slug = 'eng.1'").run();
+    writer.close();
+    expect(store.read(() => store.league('eng.1')!.name)).toBe('Renamed');
+    expect(name).not.toBe('Renamed');
+    expect(store.read(() => store.league('xyz.9'))).toBeUndefined();
+    expect((store as unknown as { memo: Map<string, unknown> }).memo.has('league:xyz.9')).toBe(false);
+  });
 });

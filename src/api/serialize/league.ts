@@ -45,7 +45,7 @@ export function leagueBody(row: LeagueRow, coverage: Coverage): LeagueBody {
 
 /** The league named in the path, as a LeagueRef, or 404. */
 export function requireLeague(store: StoreReader, slug: string): { row: LeagueRow; ref: LeagueRefBody } {
-  const row = store.leagues.bySlug(slug);
+  const row = store.league(slug);
   if (!row) throw new ApiError(404, 'League not found');
   return { row, ref: leagueRef(row) };
 }

@@ -12,7 +12,7 @@ import { MatchQueries } from './matches.js';
 import { PlayQueries } from './plays.js';
 import { StandingsQueries } from './standings.js';
 import { SnapshotQueries } from '../snapshots.js';
-import type { Coverage, StoreTotals } from './types.js';
+import type { Coverage, LeagueRow, StoreTotals } from './types.js';
 
 export interface StoreMeta {
   snapshotAt: string | null;
@@ -106,6 +106,21 @@ export class StoreReader {
 
   totals(): StoreTotals {
     return this.cached('totals', () => this.leagues.totals());
+  }
+
+  /**
+   * A league's row, read once per state of the store: every answer about a league asks for it, and
+   * a query per request cost a dynamic answer ~3 % of its rate. Slugs the store does not have are not
+   * remembered (they are the client's to choose).
+   */
+  league(slug: string): LeagueRow | undefined {
+    if (!this.db.inTransaction) this.refresh();
+    const key = `league:${slug}`;
+    const held = this.memo.get(key) as LeagueRow | undefined;
+    if (held) return held;
+    const row = this.leagues.bySlug(slug);
+    if (row) this.memo.set(key, row);
+    return row;
   }
 
   /** Ids of the clubs in a league's own catalogue (league_clubs). */
