@@ -91,19 +91,10 @@ export async function startFds(
 ): Promise<Running> {
   const port = await freePort();
   const [node, ...args] = fds.argv;
-  const serveArgs = [
-    'serve',
-    '--db',
-    opts.db,
-    '--dir',
-    opts.dir,
-    '--port',
-    String(port),
-    '--host',
-    '127.0.0.1',
-    '--no-request-log',
-  ];
-  const started = children.spawn(node!, [...args, ...serveArgs, '--no-rate-limiting'], { cwd: ROOT });
+  // No rate limit, and no request log: nginx runs with access_log off.
+  const serveArgs = ['serve', '--db', opts.db, '--dir', opts.dir, '--port', String(port), '--host', '127.0.0.1'];
+  const quiet = ['--no-rate-limiting', '--no-request-log'];
+  const started = children.spawn(node!, [...args, ...serveArgs, ...quiet], { cwd: ROOT });
   await waitUntilServing('fds serve', port, '/health', started);
   return { port, started };
 }

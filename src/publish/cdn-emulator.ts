@@ -117,7 +117,9 @@ export class CdnEmulator {
     const { ETag: etag, ...rest } = headers;
     // Every file a rule reaches gets its ETag in `_headers`; without one the CDN's answer would differ.
     if (!etag) return { kind: 'broken', reason: `_headers gives ${where.file} no ETag` };
-    const response = finishResponse({ method, headers: reqHeaders }, 200, rest, body, etag);
+    // A CDN reads request headers by name whatever their case, as HTTP has them.
+    const names = Object.fromEntries(Object.entries(reqHeaders).map(([k, v]) => [k.toLowerCase(), v]));
+    const response = finishResponse({ method, headers: names }, 200, rest, body, etag);
     return { kind: 'file', file: where.file, response, via: 'rules', asked };
   }
 

@@ -34,7 +34,7 @@ export interface Answered {
 
 export interface LaneHandlers {
   /** The answer to a request, or null when node:http must serve it (the lane then hands the connection over). */
-  answer(req: Incoming, started: number): Answered | null;
+  answer(req: Incoming): Answered | null;
   /** Called once the answer is written. */
   answered(req: Incoming, answered: Answered, started: number): void;
 }
@@ -44,12 +44,14 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 8192;
 const MAX_HEADERS = 64;
 const REQUEST_LINE = /^(GET|HEAD) (\/[\x21-\x7e]*) HTTP\/1\.1$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A header name's characters (RFC 9110 tchar). */
+const TCHAR = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]";
+const TOKEN = new RegExp(`^${TCHAR}+$`);
 const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 /** Headers that change how the connection or a body is handled: node:http's to interpret. */
 const NODE_ONLY = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer']);
 /** Header names, each followed by a colon. */
-const NAMES = /^(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+:)*$/;
+const NAMES = new RegExp(`^(?:${TCHAR}+:)*$`);
 /** What node:http refuses to write in a header value (it would split the response). */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
@@ -149,7 +151,7 @@ export class FastLane {
     }
     this.sockets.add(socket);
     let pending: Buffer | null = null;
-    // Asked once: the address is looked up in the kernel each time it is read.
+    // For the rate limit and the log: one connection, one peer.
     const remoteAddress = socket.remoteAddress;
 
     const handOver = () => {
@@ -181,7 +183,7 @@ export class FastLane {
         const req = laneRequest(pending.toString('latin1', 0, end), remoteAddress);
         if (req === null) return handOver();
         const started = performance.now();
-        const answered = this.handlers.answer(req, started);
+        const answered = this.handlers.answer(req);
         if (answered === null) return handOver();
         const next = end + HEAD_END.length;
         pending = next < pending.length ? pending.subarray(next) : null;

@@ -117,7 +117,6 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     const apiReq: ApiRequest = {
       method: head.method,
       headers: head.headers,
-      lowerCaseNames: true,
       path: target.path,
       rawQuery: target.rawQuery,
     };
@@ -168,10 +167,10 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   function serveAsset(
     req: http.IncomingMessage,
     res: http.ServerResponse,
-    headers: Record<string, string> | undefined,
+    headers: Record<string, string>,
     started: number,
   ): void {
-    for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.on('finish', () =>
       logRequest(
         req,
@@ -191,36 +190,30 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     });
   }
 
-  /** The encoded answer to a request that is not a front-door asset's (which `answer` left to `assets`). */
-  function finish(req: Incoming, answered: ReturnType<typeof answer>): Answered {
-    const { source } = answered;
-    let { response } = answered;
+  /**
+   * The encoded answer to a request, a 500 when answering failed (nothing a request holds may take
+   * the server down), or `asset` with the rate limiter's headers for a front-door asset.
+   */
+  function reply(req: Incoming, target: ReturnType<typeof splitTarget>): Answered | { asset: Record<string, string> } {
+    let source = 'dynamic';
     try {
-      if (response === null) throw new Error('an asset request reached the API');
-      encode(req, response);
+      const answered = answer(req, target);
+      if (answered.response === null) return { asset: answered.headers ?? {} };
+      source = answered.source;
+      encode(req, answered.response);
+      return { response: answered.response, source };
     } catch {
-      response = errorResponse({ method: req.method ?? 'GET', headers: {} }, 500, 'Internal server error');
+      const response = errorResponse({ method: req.method ?? 'GET', headers: {} }, 500, 'Internal server error');
       encode(req, response);
-    }
-    return { response, source };
-  }
-
-  /** The answer, or a 500: nothing a request holds may take the server down. */
-  function attempt(req: Incoming, target: ReturnType<typeof splitTarget>): ReturnType<typeof answer> {
-    try {
-      return answer(req, target);
-    } catch {
-      return { response: null, source: 'dynamic' };
+      return { response, source };
     }
   }
 
   const server = http.createServer((req, res) => {
     const started = performance.now();
-    const answered = attempt(req, splitTarget(req.url));
-    if (answered.response === null && answered.source === 'asset') {
-      return serveAsset(req, res, answered.headers, started);
-    }
-    const { response, source } = finish(req, answered);
+    const replied = reply(req, splitTarget(req.url));
+    if ('asset' in replied) return serveAsset(req, res, replied.asset, started);
+    const { response, source } = replied;
     res.writeHead(response.status, response.headers);
     res.end(response.sendBody ? response.body : undefined);
     logRequest(req, response.status, response.sendBody ? response.body.length : 0, started, source);
@@ -232,9 +225,11 @@ export function createApiServer(opts: ServerOptions): ApiServer {
       : new FastLane(server, {
           answer(req) {
             const target = splitTarget(req.url);
-            // Front-door assets are served through node:http's objects (serve-handler).
+            // Front-door assets are streamed through node:http's objects (serve-handler). Asked before
+            // `reply`, which counts the request against the rate limit: node:http will count it.
             if (target !== null && assets.handles(target.path)) return null;
-            return finish(req, attempt(req, target));
+            const replied = reply(req, target);
+            return 'asset' in replied ? null : replied;
           },
           answered(req, { response, source }, started) {
             logRequest(req, response.status, response.sendBody ? response.body.length : 0, started, source);

@@ -14,6 +14,9 @@ export function unpackJson(blob: Buffer): string {
   return zlib.inflateRawSync(blob).toString('utf8');
 }
 
+/** No single buffer beyond this is asked for on a stored size's word. */
+const MAX_CHUNK = 1 << 26;
+
 /**
  * The stored JSON as UTF-8 bytes, for passing through without decoding it (util/json-spans.ts).
  * `size`, when what is stored beside the blob tells it (`summarySize`, `streamSize`), lets zlib
@@ -25,9 +28,6 @@ export function unpackBytes(blob: Buffer, size?: number): Buffer {
   // One byte to spare: output that fills the buffer exactly makes zlib allocate another to look for more.
   return zlib.inflateRawSync(blob, { chunkSize: Math.min(Math.max(zlib.constants.Z_MIN_CHUNK, size + 1), MAX_CHUNK) });
 }
-
-/** No single buffer beyond this is asked for on a stored size's word. */
-const MAX_CHUNK = 1 << 26;
 
 /**
  * Where each element of a stored JSON array ends, as little-endian 32-bit byte offsets: element i

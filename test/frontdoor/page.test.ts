@@ -197,7 +197,7 @@ describe('GET / through the render core', () => {
 
   it('answers If-None-Match with 304 and HEAD with the same headers and no body', () => {
     const full = frontDoor(store);
-    const notModified = frontDoor(store, { 'If-None-Match': `W/${full.headers.ETag}` });
+    const notModified = frontDoor(store, { 'if-none-match': `W/${full.headers.ETag}` });
     expect(notModified.status).toBe(304);
     expect(notModified.body.length).toBe(0);
     const head = frontDoor(store, {}, 'HEAD');

@@ -16,7 +16,8 @@ import { endWithStarter, runAgainWith } from '../restart.js';
  * collection every ~80 ms while rendering (73 in 8 s under the bench's dynamic load), its marking
  * threads competing with the server for the cores. With the first limit at 64 MB, dynamic answers
  * went from 6.4–6.6k to 7.2–7.5k req/s (three interleaved runs each) and peak RSS from 235–243 to
- * 202–204 MB. A user's own flags (NODE_OPTIONS, or node's own) come after these and win.
+ * 202–204 MB. Node's own flags given to the command come after these and win (NODE_OPTIONS does not
+ * take this one).
  */
 export const SERVE_V8_FLAGS = ['--initial-old-space-size=64'];
 /** Set in the process started with SERVE_V8_FLAGS. */
@@ -98,7 +99,8 @@ export function serveCommand(): Command {
     .option('--no-request-log', 'do not write a JSON line per request to stdout (as nginx’s `access_log off`)')
     .action(async function (this: Command) {
       if (!process.env[SERVING]) {
-        process.exitCode = await runAgainWith(SERVE_V8_FLAGS, { ...process.env, [SERVING]: '1' }, { ownGroup: true });
+        const env = { ...process.env, [SERVING]: '1' };
+        process.exitCode = await runAgainWith(SERVE_V8_FLAGS, env, { ownGroup: true });
         return;
       }
       // Killed outright, the starter cannot pass a signal on: shut down as on SIGTERM.

@@ -47,7 +47,7 @@ export class StoreReader {
     this.snapshots = new SnapshotQueries(db);
     this.version = db.prepare('PRAGMA data_version').pluck();
     this.ping = db.prepare('SELECT COUNT(*) FROM store_meta').pluck();
-    // Prepared once: \`exec\` compiles its SQL on every call, twice per request.
+    // Prepared once: `exec` compiles its SQL on every call, twice per request.
     this.beginTx = db.prepare('BEGIN');
     this.commitTx = db.prepare('COMMIT');
   }
@@ -110,17 +110,11 @@ export class StoreReader {
 
   /**
    * A league's row, read once per state of the store: every answer about a league asks for it, and
-   * a query per request cost a dynamic answer ~3 % of its rate. Slugs the store does not have are not
-   * remembered (they are the client's to choose).
+   * a query per request cost a dynamic answer ~3 % of its rate. A slug the store lacks is not
+   * remembered (slugs are the client's to choose).
    */
   league(slug: string): LeagueRow | undefined {
-    if (!this.db.inTransaction) this.refresh();
-    const key = `league:${slug}`;
-    const held = this.memo.get(key) as LeagueRow | undefined;
-    if (held) return held;
-    const row = this.leagues.bySlug(slug);
-    if (row) this.memo.set(key, row);
-    return row;
+    return this.cached(`league:${slug}`, () => this.leagues.bySlug(slug));
   }
 
   /** Ids of the clubs in a league's own catalogue (league_clubs). */
@@ -140,11 +134,13 @@ export class StoreReader {
     }
   }
 
+  /** `compute`'s value until the store changes; `undefined` is not remembered. */
   private cached<T>(key: string, compute: () => T): T {
     if (!this.db.inTransaction) this.refresh();
-    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const held = this.memo.get(key);
+    if (held !== undefined) return held as T;
     const value = compute();
-    this.memo.set(key, value);
+    if (value !== undefined) this.memo.set(key, value);
     return value;
   }
 }
