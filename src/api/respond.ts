@@ -13,6 +13,11 @@ export interface ApiResponse {
   body: Buffer;
   /** False for HEAD, 204 and 304: the transport sends the headers only. */
   sendBody: boolean;
+  /**
+   * The headers already hold what the transport adds (the server's static answers, server/static-lookup.ts),
+   * in a frozen record shared between answers: the transport adds and changes nothing.
+   */
+  final?: boolean;
 }
 
 export interface RequestHead {

@@ -3,9 +3,19 @@
  * (one Map lookup: moving it to the end on each hit cost a static answer about 5 % of its rate);
  * eviction walks from the oldest and gives a used item a second chance, moving it to the end
  * unmarked. A Map keeps insertion order, so there is no list to maintain.
+ *
+ * An item may be kept by reference (`entry`) by whoever answers from it again and again: it marks
+ * it used itself, and sees `value` turn null when the item is dropped, so the budget still bounds
+ * what is held.
  */
+export interface HeldBuffer {
+  /** Null once the item was dropped (evicted, replaced or cleared). */
+  value: Buffer | null;
+  used: boolean;
+}
+
 export class ByteLru {
-  private readonly items = new Map<string, { value: Buffer; used: boolean }>();
+  private readonly items = new Map<string, HeldBuffer>();
   private used = 0;
 
   /** `budget` bytes in all; an item above `budget / 8` is never held, so one big file cannot flush the rest. */
@@ -20,20 +30,26 @@ export class ByteLru {
   }
 
   get(key: string): Buffer | undefined {
-    const item = this.items.get(key);
-    if (item === undefined) return undefined;
-    item.used = true;
-    return item.value;
+    return this.entry(key)?.value ?? undefined;
   }
 
-  set(key: string, value: Buffer): void {
+  /** The item under `key`, marked used. */
+  entry(key: string): HeldBuffer | undefined {
+    const item = this.items.get(key);
+    if (item !== undefined) item.used = true;
+    return item;
+  }
+
+  /** Hold `value` under `key`; the item, or null when it is too large to hold. */
+  set(key: string, value: Buffer): HeldBuffer | null {
     const old = this.items.get(key);
     if (old !== undefined) {
       this.items.delete(key);
-      this.used -= old.value.length;
+      this.drop(old);
     }
-    if (value.length > this.budget / 8) return;
-    this.items.set(key, { value, used: false });
+    if (value.length > this.budget / 8) return null;
+    const held: HeldBuffer = { value, used: false };
+    this.items.set(key, held);
     this.used += value.length;
     // Ends: each pass over an item unmarks it, so a full round finds one to drop.
     while (this.used > this.budget) {
@@ -42,13 +58,20 @@ export class ByteLru {
       if (item.used) {
         item.used = false;
         this.items.set(oldest, item);
-      } else this.used -= item.value.length;
+      } else this.drop(item);
     }
+    return held;
   }
 
   clear(): void {
+    for (const item of this.items.values()) item.value = null;
     this.items.clear();
     this.used = 0;
+  }
+
+  private drop(item: HeldBuffer): void {
+    this.used -= item.value!.length;
+    item.value = null;
   }
 }
 

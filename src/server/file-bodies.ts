@@ -7,12 +7,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { HeldBuffer } from './byte-lru.js';
 import { ByteLru, exactBuffer } from './byte-lru.js';
 import type { Coding } from './compress.js';
 import { compress } from './compress.js';
 import type { ReleaseIndex } from './release-index.js';
 
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** A body, and the memory's item holding it (null when it is not held: too large, or no memory). */
+export interface Body {
+  bytes: Buffer;
+  held: HeldBuffer | null;
+}
 
 export class FileBodies {
   private readonly lru: ByteLru;
@@ -26,30 +33,28 @@ export class FileBodies {
   }
 
   /** File `n` of the release in `dir`, or null when its bytes are not what the manifest says. */
-  body(dir: string, index: ReleaseIndex, n: number): Buffer | null {
+  body(dir: string, index: ReleaseIndex, n: number): Body | null {
     const etag = index.etag(n);
-    const held = this.lru.get(etag);
-    if (held !== undefined) return held;
-    let body: Buffer;
+    const held = this.lru.entry(etag);
+    if (held?.value) return { bytes: held.value, held };
+    let bytes: Buffer;
     try {
-      body = exactBuffer(fs.readFileSync(path.join(dir, index.file(n))));
+      bytes = exactBuffer(fs.readFileSync(path.join(dir, index.file(n))));
     } catch {
       return null;
     }
-    if (body.length !== index.bytes(n)) return null;
-    this.lru.set(etag, body);
-    return body;
+    if (bytes.length !== index.bytes(n)) return null;
+    return { bytes, held: this.lru.set(etag, bytes) };
   }
 
   /** File `n` in a content coding, compressed the first time it is asked for. */
-  encoded(dir: string, index: ReleaseIndex, n: number, coding: Coding): Buffer | null {
+  encoded(dir: string, index: ReleaseIndex, n: number, coding: Coding): Body | null {
     const key = `${index.etag(n)} ${coding}`;
-    const held = this.lru.get(key);
-    if (held !== undefined) return held;
+    const held = this.lru.entry(key);
+    if (held?.value) return { bytes: held.value, held };
     const body = this.body(dir, index, n);
     if (body === null) return null;
-    const variant = exactBuffer(compress(body, coding));
-    this.lru.set(key, variant);
-    return variant;
+    const bytes = exactBuffer(compress(body.bytes, coding));
+    return { bytes, held: this.lru.set(key, bytes) };
   }
 }

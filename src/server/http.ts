@@ -15,7 +15,7 @@ import { errorResponse } from '../api/respond.js';
 import type { Clock } from '../util/time.js';
 import { systemClock } from '../util/time.js';
 import { accessLine, bufferedLines } from './access-log.js';
-import { compress, compressible, negotiate } from './compress.js';
+import { encode } from './transport.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
 import type { StaticLookup } from './static-lookup.js';
@@ -125,7 +125,8 @@ export function createApiServer(opts: ServerOptions): ApiServer {
       target.rawQuery,
       req.url?.startsWith('/') ? req.url : undefined,
     );
-    const fromFile = lookup.lookup(apiReq, resolution, file);
+    // Without rate limits nothing is added per request: the lookup finishes its answer, and keeps it.
+    const fromFile = lookup.lookup(apiReq, resolution, file, limiter === null);
     const reader = fromFile ? null : store.get();
     const response =
       fromFile ??
@@ -137,22 +138,6 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     if (response.status === 503) store.reset();
     if (rate) Object.assign(response.headers, rate.headers);
     return { response, source: fromFile ? 'static' : 'dynamic' };
-  }
-
-  /** Compression, and the one header that belongs to the transport: the length of what is sent. */
-  function encode(req: Incoming, response: ApiResponse): void {
-    // A static file's stored variant is already in the coding the lookup negotiated.
-    if (!response.headers['Content-Encoding'] && compressible(response.body, response.headers)) {
-      response.headers.Vary = 'Accept-Encoding';
-      const coding = negotiate(req.headers['accept-encoding']);
-      if (coding) {
-        response.body = compress(response.body, coding);
-        response.headers['Content-Encoding'] = coding;
-      }
-    }
-    if (response.status !== 204 && response.status !== 304) {
-      response.headers['Content-Length'] = String(response.body.length);
-    }
   }
 
   function logRequest(req: Incoming, status: number, bytes: number, started: number, source: string) {
@@ -184,7 +169,7 @@ export function createApiServer(opts: ServerOptions): ApiServer {
       if (res.headersSent) res.destroy();
       else {
         const failed = errorResponse({ method: 'GET', headers: {} }, 500, 'Internal server error');
-        encode(req, failed);
+        encode(failed, req.headers['accept-encoding']);
         res.writeHead(failed.status, failed.headers).end(failed.body);
       }
     });
@@ -200,11 +185,11 @@ export function createApiServer(opts: ServerOptions): ApiServer {
       const answered = answer(req, target);
       if (answered.response === null) return { asset: answered.headers ?? {} };
       source = answered.source;
-      encode(req, answered.response);
+      encode(answered.response, req.headers['accept-encoding']);
       return { response: answered.response, source };
     } catch {
       const response = errorResponse({ method: req.method ?? 'GET', headers: {} }, 500, 'Internal server error');
-      encode(req, response);
+      encode(response, req.headers['accept-encoding']);
       return { response, source };
     }
   }

@@ -137,6 +137,29 @@ describe('static-first server: memory', () => {
     expect(s.lookup.cached.bytes).toBeLessThanOrEqual(budget);
   });
 
+  it('answers a file again from disk once the memory dropped it, however often its answer was given whole', async () => {
+    const { out } = await buildInto(db);
+    const budget = 256 * 1024;
+    const s = await serve(out, { cacheBytes: budget });
+    // Small enough for the memory to hold (an eighth of its budget at most).
+    const entry = manifest(out).find((e) => e.bytes > 4096 && e.bytes < budget / 8)!;
+    for (let i = 0; i < 3; i++) await s.get(entry.request);
+    expect(s.lookup.cached.items).toBe(1);
+    // Enough other files to push it out of the memory, second chance and all.
+    const others = manifest(out).filter((e) => e.file !== entry.file && e.bytes <= budget / 8);
+    let pushed = 0;
+    for (const e of others) {
+      if (pushed > 3 * budget) break;
+      await s.get(e.request);
+      pushed += e.bytes;
+    }
+    expect(pushed).toBeGreaterThan(3 * budget);
+    fs.rmSync(path.join(currentRelease(out)!, entry.file));
+    await s.get(entry.request);
+    expect(s.sources.slice(0, 3)).toEqual(['static', 'static', 'static']);
+    expect(s.sources.at(-1)).toBe('dynamic');
+  });
+
   it(
     'compresses a file once per coding, however often it is asked ' + 'for; a dynamic answer is compressed each time',
     async () => {

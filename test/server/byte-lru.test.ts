@@ -47,6 +47,25 @@ describe('ByteLru', () => {
     expect(lru.get('a')?.[0]).toBe(2);
   });
 
+  it('lets go of the bytes of an item kept by reference once it is dropped, replaced or cleared', () => {
+    const lru = new ByteLru(800);
+    const first = lru.set('a', bytes(100))!;
+    expect(lru.entry('a')).toBe(first);
+    for (const k of ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']) lru.set(k, bytes(100));
+    // 'a' was used once, so it had a second chance; one more round drops it.
+    for (const k of ['j', 'k', 'l', 'm', 'n', 'o', 'p', 'q']) lru.set(k, bytes(100));
+    expect(first.value).toBeNull();
+    expect(lru.entry('a')).toBeUndefined();
+    const replaced = lru.set('q', bytes(10))!;
+    expect(replaced.value?.length).toBe(10);
+    const kept = lru.entry('p')!;
+    lru.set('p', bytes(20));
+    expect(kept.value).toBeNull();
+    lru.clear();
+    expect(replaced.value).toBeNull();
+    expect(lru.set('big', bytes(101))).toBeNull();
+  });
+
   it('with a budget of zero holds nothing', () => {
     const lru = new ByteLru(0);
     lru.set('a', bytes(1));

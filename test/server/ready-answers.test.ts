@@ -1,0 +1,89 @@
+/**
+ * The static lookup's finished answers (static-lookup.ts `finished`): made once per file and coding,
+ * then answered as they are. Each must be the answer the transport would have finished from the
+ * plain lookup, header order included, for every file of a build.
+ */
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readManifestSync } from '../../src/publish/manifest.js';
+import { currentRelease } from '../../src/publish/release.js';
+import { resolve } from '../../src/api/resolve.js';
+import type { ApiResponse } from '../../src/api/respond.js';
+import { StaticBuild, fileSlot } from '../../src/server/static-lookup.js';
+import { encode } from '../../src/server/transport.js';
+import { buildInto, demoStore } from '../publish/helpers.js';
+
+let out: string;
+beforeAll(async () => {
+  ({ out } = await buildInto(await demoStore()));
+});
+
+/** Everything the transport writes from an answer, headers in their order. */
+const written = (r: ApiResponse | null) =>
+  r && { status: r.status, headers: Object.entries(r.headers), body: r.body.toString('latin1'), sendBody: r.sendBody };
+
+const split = (request: string) => {
+  const q = request.indexOf('?');
+  return q < 0 ? { path: request, rawQuery: '' } : { path: request.slice(0, q), rawQuery: request.slice(q + 1) };
+};
+
+describe('finished static answers', () => {
+  it('are, first and then from what was kept, the answer the transport finishes from the plain lookup, for every file, method and coding', () => {
+    const entries = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).filter(
+      (e) => e.status === 200,
+    );
+    expect(entries.length).toBeGreaterThan(100);
+    const lookup = new StaticBuild(out);
+    let kept = 0;
+    try {
+      for (const entry of entries) {
+        const { path: urlPath, rawQuery } = split(entry.request);
+        const resolution = resolve(urlPath, rawQuery);
+        const slot = fileSlot();
+        for (const acceptEncoding of [undefined, 'gzip', 'br, gzip']) {
+          for (const method of ['GET', 'HEAD']) {
+            const headers: Record<string, string> = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
+            const req = { method, path: urlPath, rawQuery, headers };
+            const plain = lookup.lookup(req, resolution, fileSlot());
+            expect(plain, entry.request).not.toBeNull();
+            encode(plain!, acceptEncoding);
+            const first = lookup.lookup(req, resolution, slot, true);
+            const again = lookup.lookup(req, resolution, slot, true);
+            expect(written(first), `${method} ${entry.request} ${acceptEncoding}`).toEqual(written(plain));
+            expect(written(again), `${method} ${entry.request} ${acceptEncoding}`).toEqual(written(plain));
+            expect(again!.final).toBe(true);
+            if (again!.headers === first!.headers) kept++;
+          }
+        }
+      }
+      // The memory holds this whole build: each second answer came from what the first one kept.
+      expect(kept).toBe(entries.length * 6);
+    } finally {
+      lookup.close();
+    }
+  });
+
+  it('are not kept for a conditional request, which still gets its 304 or, naming another tag, the whole answer', () => {
+    const entry = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).find((e) => e.bytes > 4096)!;
+    const { path: urlPath, rawQuery } = split(entry.request);
+    const resolution = resolve(urlPath, rawQuery);
+    const lookup = new StaticBuild(out);
+    try {
+      const slot = fileSlot();
+      const ask = (headers: Record<string, string>) =>
+        lookup.lookup({ method: 'GET', path: urlPath, rawQuery, headers }, resolution, slot, true)!;
+      const matching = ask({ 'if-none-match': entry.etag });
+      expect(matching.status).toBe(304);
+      expect(matching.headers['Content-Length']).toBeUndefined();
+      const other = ask({ 'if-none-match': '"other"' });
+      expect(other.status).toBe(200);
+      expect(other.headers['Content-Length']).toBe(String(entry.bytes));
+      expect(slot.ready?.identity ?? null).toBeNull();
+      // The next plain request is answered, and kept.
+      expect(ask({}).body.length).toBe(entry.bytes);
+      expect(slot.ready?.identity?.body.value?.length).toBe(entry.bytes);
+    } finally {
+      lookup.close();
+    }
+  });
+});
