@@ -40,7 +40,7 @@ export interface FileSlot {
  * A finished 200 answer kept with its target: headers complete for the transport and frozen, and
  * the hot-file memory's item for the body, which turns null when the memory drops it (so the
  * budget still bounds what is held). Answering from it skips the header work, the memory's lookup
- * and the transport's additions: about a tenth of a static answer's cost.
+ * and the transport's additions: about a seventh of a static answer's cost (54k → 63k req/s).
  */
 interface ReadyAnswer {
   headers: Readonly<Record<string, string>>;
@@ -66,7 +66,7 @@ export interface StaticLookup {
    * answer with `Content-Encoding` was negotiated here (its body is in that coding, with `Vary`);
    * any other is the plain entity, which the transport may still compress. `slot`: this target's
    * own, read and updated here. `finished`: the caller adds no header of its own (no rate limit),
-   * so the answer is finished for the transport here (compress.ts `encode`), and may come ready.
+   * so the answer is finished for the transport here (transport.ts `encode`), and may come ready.
    */
   lookup(req: ApiRequest, resolution: Resolution, slot?: FileSlot, finished?: boolean): ApiResponse | null;
   readonly description: string;
