@@ -14,8 +14,8 @@ export interface ApiResponse {
   /** False for HEAD, 204 and 304: the transport sends the headers only. */
   sendBody: boolean;
   /**
-   * The headers already hold what the transport adds (the server's static answers, server/static-lookup.ts),
-   * in a frozen record shared between answers: the transport adds and changes nothing.
+   * The headers already hold what the transport adds, in a frozen record shared between answers (a
+   * static answer the server keeps, server/static-lookup.ts): the transport adds and changes nothing.
    */
   final?: boolean;
 }

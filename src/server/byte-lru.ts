@@ -29,10 +29,6 @@ export class ByteLru {
     return this.items.size;
   }
 
-  get(key: string): Buffer | undefined {
-    return this.entry(key)?.value ?? undefined;
-  }
-
   /** The item under `key`, marked used. */
   entry(key: string): HeldBuffer | undefined {
     const item = this.items.get(key);

@@ -32,7 +32,7 @@ import { ReleaseWatch } from './release-watch.js';
 export interface FileSlot {
   release: number;
   n: number;
-  /** The file's finished answers in that release (`lookup`'s `finished`), by coding. */
+  /** The file's kept answers in that release (`lookup`'s `keep`), by coding. */
   ready: ReadyAnswers | null;
 }
 
@@ -65,10 +65,11 @@ export interface StaticLookup {
    * A pre-rendered answer for exactly this (already resolved) request, or null to render it. An
    * answer with `Content-Encoding` was negotiated here (its body is in that coding, with `Vary`);
    * any other is the plain entity, which the transport may still compress. `slot`: this target's
-   * own, read and updated here. `finished`: the caller adds no header of its own (no rate limit),
-   * so the answer is finished for the transport here (transport.ts `encode`), and may come ready.
+   * own, read and updated here. `keep`: the caller adds no header of its own (no rate limit), so a
+   * plain 200 answer whose body the memory holds is finished for the transport here (transport.ts
+   * `encode`, marked `final`) and kept with the slot, to be answered as it is next time.
    */
-  lookup(req: ApiRequest, resolution: Resolution, slot?: FileSlot, finished?: boolean): ApiResponse | null;
+  lookup(req: ApiRequest, resolution: Resolution, slot?: FileSlot, keep?: boolean): ApiResponse | null;
   readonly description: string;
   /** Stop watching for new releases. */
   close?(): void;
@@ -156,7 +157,7 @@ export class StaticBuild implements StaticLookup {
     return this.loaded;
   }
 
-  lookup(req: ApiRequest, resolution: Resolution, slot: FileSlot = fileSlot(), finished = false): ApiResponse | null {
+  lookup(req: ApiRequest, resolution: Resolution, slot: FileSlot = fileSlot(), keep = false): ApiResponse | null {
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
     const key = resolution.kind === 'resolved' ? resolution.request.key : null;
     if (key === null) return null;
@@ -171,7 +172,7 @@ export class StaticBuild implements StaticLookup {
     const n = slot.n;
     if (n < 0) return null;
     const conditional = requestHeader(req, 'if-none-match') !== undefined;
-    const ready = finished && !conditional ? this.ready(slot, index, n) : null;
+    const ready = keep && !conditional ? this.ready(slot, index, n) : null;
     const coding = (ready ? ready.compressible : this.compressible(index, n))
       ? negotiate(requestHeader(req, 'accept-encoding'))
       : null;
@@ -196,12 +197,12 @@ export class StaticBuild implements StaticLookup {
         response.headers['Content-Encoding'] = coding;
       }
       response.body = body.bytes;
-      if (ready && body.held) ready[coding ?? 'identity'] = { headers: response.headers, body: body.held };
-    }
-    if (finished) {
-      encode(response, requestHeader(req, 'accept-encoding'));
-      Object.freeze(response.headers);
-      response.final = true;
+      // Kept only while the memory holds the body: other answers go to the transport as they are.
+      if (ready && body.held) {
+        encode(response, requestHeader(req, 'accept-encoding'));
+        response.final = true;
+        ready[coding ?? 'identity'] = { headers: Object.freeze(response.headers), body: body.held };
+      }
     }
     return response;
   }

@@ -8,34 +8,34 @@ describe('ByteLru', () => {
   it('never holds more bytes than its budget, dropping the oldest item not used since it was set', () => {
     const lru = new ByteLru(1000);
     for (const k of ['a', 'b', 'c', 'd']) lru.set(k, bytes(120));
-    lru.get('a'); // a is now the most recent: b is the coldest
+    lru.entry('a'); // a is now the most recent: b is the coldest
     for (const k of ['e', 'f', 'g', 'h', 'i']) lru.set(k, bytes(120));
     expect(lru.bytes).toBeLessThanOrEqual(1000);
-    expect(lru.get('b')).toBeUndefined();
-    expect(lru.get('a')?.length).toBe(120);
-    expect(lru.get('i')?.length).toBe(120);
+    expect(lru.entry('b')?.value).toBeUndefined();
+    expect(lru.entry('a')?.value?.length).toBe(120);
+    expect(lru.entry('i')?.value?.length).toBe(120);
   });
 
   it('keeps no item above an eighth of its budget, so one large file cannot push out the rest', () => {
     const lru = new ByteLru(800);
     lru.set('small', bytes(100));
     lru.set('large', bytes(101));
-    expect(lru.get('large')).toBeUndefined();
-    expect(lru.get('small')).toBeDefined();
+    expect(lru.entry('large')?.value).toBeUndefined();
+    expect(lru.entry('small')?.value).toBeDefined();
     expect(lru.bytes).toBe(100);
   });
 
   it('gives a used item one more round, not a place for ever: unused again, it is dropped in its turn', () => {
     const lru = new ByteLru(800);
     for (const k of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) lru.set(k, bytes(100));
-    lru.get('a');
+    lru.entry('a');
     lru.set('i', bytes(100)); // a is passed over, unmarked, and moved behind i; b goes
-    expect(lru.get('b')).toBeUndefined();
+    expect(lru.entry('b')?.value).toBeUndefined();
     // Seven more items push out c…i; a, not used since it was passed over, goes with the eighth.
     for (const k of ['j', 'k', 'l', 'm', 'n', 'o', 'p']) lru.set(k, bytes(100));
-    expect(['c', 'i'].map((k) => lru.get(k))).toEqual([undefined, undefined]);
+    expect(['c', 'i'].map((k) => lru.entry(k)?.value)).toEqual([undefined, undefined]);
     lru.set('q', bytes(100));
-    expect(lru.get('a')).toBeUndefined();
+    expect(lru.entry('a')?.value).toBeUndefined();
     expect(lru.bytes).toBe(800);
   });
 
@@ -44,7 +44,7 @@ describe('ByteLru', () => {
     lru.set('a', bytes(100));
     lru.set('a', bytes(50, 2));
     expect(lru.bytes).toBe(50);
-    expect(lru.get('a')?.[0]).toBe(2);
+    expect(lru.entry('a')?.value?.[0]).toBe(2);
   });
 
   it('lets go of the bytes of an item kept by reference once it is dropped, replaced or cleared', () => {

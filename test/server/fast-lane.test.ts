@@ -17,7 +17,7 @@ import type { ManifestEntry } from '../../src/publish/manifest.js';
 import { currentRelease } from '../../src/publish/release.js';
 import { buildInto, demoStore } from '../publish/helpers.js';
 import { converse, transcript } from './helpers.js';
-import { laneRequest, responseHead } from '../../src/server/fast-lane.js';
+import { headPrefix, headTail, laneRequest } from '../../src/server/fast-lane.js';
 
 const NOW = new Date('2026-03-21T12:00:00Z');
 let db: string;
@@ -279,11 +279,11 @@ describe('fast lane parts', () => {
   });
 
   it('writes a head as node:http does, and refuses a header that would split the response', () => {
-    const head = responseHead(200, { 'Content-Type': 'application/json', 'Content-Length': '2' }, 5000);
+    const head = headPrefix(200, { 'Content-Type': 'application/json', 'Content-Length': '2' }) + headTail(5000);
     expect(head).toMatch(
       /^HTTP\/1\.1 200 OK\r\nContent-Type: application\/json\r\nContent-Length: 2\r\nDate: [^\r]+ GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n$/,
     );
-    expect(() => responseHead(200, { ETag: '"a"\r\nSet-Cookie: x=1' }, 5000)).toThrow();
-    expect(() => responseHead(200, { 'Bad Name': 'x' }, 5000)).toThrow();
+    expect(() => headPrefix(200, { ETag: '"a"\r\nSet-Cookie: x=1' })).toThrow();
+    expect(() => headPrefix(200, { 'Bad Name': 'x' })).toThrow();
   });
 });

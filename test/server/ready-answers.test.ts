@@ -1,5 +1,5 @@
 /**
- * The static lookup's finished answers (static-lookup.ts `finished`): made once per file and coding,
+ * The static lookup's kept answers (static-lookup.ts `keep`): finished once per file and coding,
  * then answered as they are. Each must be the answer the transport would have finished from the
  * plain lookup, header order included, for every file of a build.
  */
@@ -27,7 +27,7 @@ const split = (request: string) => {
   return q < 0 ? { path: request, rawQuery: '' } : { path: request.slice(0, q), rawQuery: request.slice(q + 1) };
 };
 
-describe('finished static answers', () => {
+describe('kept static answers', () => {
   it('are, first and then from what was kept, the answer the transport finishes from the plain lookup, for every file, method and coding', () => {
     const entries = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).filter(
       (e) => e.status === 200,
@@ -74,14 +74,37 @@ describe('finished static answers', () => {
         lookup.lookup({ method: 'GET', path: urlPath, rawQuery, headers }, resolution, slot, true)!;
       const matching = ask({ 'if-none-match': entry.etag });
       expect(matching.status).toBe(304);
-      expect(matching.headers['Content-Length']).toBeUndefined();
+      expect(matching.final).toBeUndefined();
       const other = ask({ 'if-none-match': '"other"' });
       expect(other.status).toBe(200);
-      expect(other.headers['Content-Length']).toBe(String(entry.bytes));
+      expect(other.body.length).toBe(entry.bytes);
+      // Left to the transport to finish, as every answer not kept.
+      expect(other.final).toBeUndefined();
       expect(slot.ready?.identity ?? null).toBeNull();
       // The next plain request is answered, and kept.
-      expect(ask({}).body.length).toBe(entry.bytes);
+      const plain = ask({});
+      expect(plain.final).toBe(true);
+      expect(plain.headers['Content-Length']).toBe(String(entry.bytes));
       expect(slot.ready?.identity?.body.value?.length).toBe(entry.bytes);
+    } finally {
+      lookup.close();
+    }
+  });
+
+  it('are not kept for a body the memory does not hold: such an answer is left to the transport, every time', () => {
+    const entry = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).find((e) => e.bytes > 4096)!;
+    const { path: urlPath, rawQuery } = split(entry.request);
+    const resolution = resolve(urlPath, rawQuery);
+    const lookup = new StaticBuild(out, { cacheBytes: 0 });
+    try {
+      const slot = fileSlot();
+      for (let i = 0; i < 2; i++) {
+        const r = lookup.lookup({ method: 'GET', path: urlPath, rawQuery, headers: {} }, resolution, slot, true)!;
+        expect(r.body.length).toBe(entry.bytes);
+        expect(r.final).toBeUndefined();
+        expect(Object.isFrozen(r.headers)).toBe(false);
+      }
+      expect(slot.ready?.identity ?? null).toBeNull();
     } finally {
       lookup.close();
     }
