@@ -151,10 +151,13 @@ function popcount(m: number): number {
  * Which subsets of a query (as bit masks over its pairs, fewest parameters first, ties by mask)
  * mean the same as the whole. Path parameters are validated on their own, so this depends only on
  * the route and the query, and is memoized: a few hundred distinct queries per build, plus one per
- * match (`/summary?event=ID`, the alias of `/events/ID`) — the bound keeps those of scale 4 and more.
+ * match (`/summary?event=ID`, the alias of `/events/ID`), asked once each. The bound is for the
+ * first kind: cleared when full, the memo does not grow with the store (a bound above the matches
+ * of demo scale 4 held ~5 MB of those once-asked queries to the build's end), and the few hundred
+ * are worked out again after each clearing.
  */
 const sameMeaning = new Map<string, number[]>();
-const SAME_MEANING_KEPT = 1 << 16;
+const SAME_MEANING_KEPT = 1 << 12;
 
 function sameMeaningMasks(route: AnyRoute, query: ReadonlyArray<readonly [string, string]>): number[] {
   // Keys and values are tokens here (spellings() checks), so `=` and `&` cannot be part of them.

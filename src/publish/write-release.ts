@@ -77,8 +77,12 @@ export async function writeRelease(
   // `inThread`): handed to the one libuv thread bin/fds.js gives a small build, they kept this thread
   // waiting (the day step at demo scale 4: ~80 ms idle of ~0.9 s; ~0.06 s less, 11 interleaved pairs, twice).
   const placer = new FilePlacer(temp, previous, reuse, inThread(fs), recycler?.start ?? 'empty');
-  /** Files given a new inode rather than the published one's: the new release's lineage (recycle.ts). */
-  const rewritten: string[] = [];
+  /**
+   * Files given a new inode rather than the published one's: the new release's lineage (recycle.ts).
+   * A release made from nothing lists none (writeLineage), so a full build does not hold every file's
+   * name (10 MB of the build's heap at demo scale 4).
+   */
+  const rewritten: string[] | null = previous && !opts.full ? [] : null;
   // What the published release has that this build does not: the files its manifest offered that
   // the plan passed by, less those the plan still had (`placedLate`: found too far out of step).
   const vanished = new Set<string>();
@@ -161,7 +165,7 @@ export async function writeRelease(
       record.rendered(current.file, r, current.segment);
       counts[r.placed]++;
       if (r.kept) counts.kept++;
-      if (r.placed !== 'unchanged') rewritten.push(current.file.file);
+      if (r.placed !== 'unchanged') rewritten?.push(current.file.file);
       opts.onFile?.(false);
     }
   };
@@ -315,7 +319,8 @@ export async function writeRelease(
   // What the recycled release held that this build does not have (the rest is the build's now).
   if (!counts.failed) recycler?.finish(vanished, placedLate);
   const removed = [...vanished].filter((file) => !placedLate.has(file));
-  rewritten.push(...placer.copied, ...((await recycler?.ready) ?? []));
+  const recycled = (await recycler?.ready) ?? [];
+  rewritten?.push(...placer.copied, ...recycled);
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
   const ruleStats = rules.finish(temp, carryDir(temp));
@@ -331,7 +336,8 @@ export async function writeRelease(
   fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
   const deleted = previous ? Math.max(0, known.files - counts.unchanged - counts.changed) : 0;
   const workers = pool?.size ?? 0;
-  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten, removed };
+  const lineage = { rewritten: rewritten ?? [], removed };
+  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, ...lineage };
 }
 
 /** Changes from which an incremental build renders as a full build does, in one render worker per core. */
