@@ -30,6 +30,7 @@ import os from 'node:os';
 import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
 import { BENCH_TODAY, syncDemo, syncDemoRoutine } from './demo.js';
 import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../src/cli/build-heap.js';
+import { recordGoals } from './goals.js';
 
 const { values } = parseArgs({
   options: {
@@ -133,12 +134,17 @@ function time(fn: () => void): number {
 }
 
 const HEAP_CAP_MIB = 48;
+/** 300 MB, the goal's bound, in the MiB the table prints. */
+const PEAK_RSS_MIB = Math.floor(300e6 / 2 ** 20);
+/** How much more a larger scale's full build may peak at and still count as not growing: run-to-run noise. */
+const RSS_GROWTH_PCT = 10;
 /** Copies of the full build's tree timed for `cp -r s`, the median reported. */
 const CP_RUNS = 3;
 const s = (x: number) => x.toFixed(1);
 const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`;
 const load = () => os.loadavg()[0]!.toFixed(1);
 const rows: string[][] = [];
+const peaks: Array<{ scale: number; rssMiB: number }> = [];
 const header = [
   'scale',
   'matches',
@@ -185,7 +191,10 @@ for (const scale of values.scales!.split(',').map(Number)) {
   const synced = await syncDemo(db, values.today!, scale);
   const counter = openStore(db);
   const matches = counter.prepare('SELECT COUNT(*) FROM matches').pluck().get() as number;
+  // The store as a function would ship it: its log folded into the file.
+  counter.pragma('wal_checkpoint(TRUNCATE)');
   counter.close();
+  const storeMB = fs.statSync(db).size / 1e6;
 
   process.stderr.write(`scale ${scale}: full build…\n`);
   const full = buildInChild(db, out);
@@ -248,6 +257,18 @@ for (const scale of values.scales!.split(',').map(Number)) {
   // V8 grows its heap lazily, so uncapped RSS overstates what a build needs; a full build under a
   // small fixed heap cap shows the live memory does not grow with the store.
   const capped = buildInChild(db, path.join(dir, 'dist-capped'), true, HEAP_CAP_MIB);
+  recordGoals(
+    ...(scale === 1
+      ? [{ figure: 'store size, scale 1', measured: `${s(storeMB)} MB`, goal: '≤ 200 MB', met: storeMB <= 200 }]
+      : []),
+    {
+      figure: `full build ÷ cp -r, scale ${scale}`,
+      measured: `${s(full.seconds)} ÷ ${s(cp)} s = ${(full.seconds / cp).toFixed(2)}`,
+      goal: '≤ 2.0',
+      met: full.seconds / cp <= 2,
+    },
+  );
+  peaks.push({ scale, rssMiB: full.rssMiB });
   rows.push([
     String(scale),
     String(matches),
@@ -264,6 +285,28 @@ for (const scale of values.scales!.split(',').map(Number)) {
     [full, again].map((m) => m.rssMiB.toFixed(0)).join('/'),
     capped.rssMiB.toFixed(0),
   ]);
+}
+
+/** Peak RSS of each scale's full build, for the goal that it stays within 300 MB and does not grow. */
+if (peaks.length) {
+  const mib = (p: { rssMiB: number }) => p.rssMiB.toFixed(0);
+  const first = peaks[0]!;
+  const largest = Math.max(...peaks.map((p) => p.rssMiB));
+  recordGoals(
+    {
+      figure: `peak RSS, full build, scale ${peaks.map((p) => p.scale).join(' / ')}`,
+      measured: `${peaks.map(mib).join(' / ')} MiB`,
+      goal: `≤ 300 MB (${PEAK_RSS_MIB} MiB)`,
+      met: largest <= PEAK_RSS_MIB,
+    },
+    {
+      figure: `peak RSS growth, scale ${first.scale} → ${peaks.at(-1)!.scale}`,
+      measured: `${(largest - first.rssMiB).toFixed(0)} MiB (${pct(largest - first.rssMiB, first.rssMiB)})`,
+      // The data grows fourfold: growth that followed it would show as tens of percent.
+      goal: `does not grow (≤ ${RSS_GROWTH_PCT} % for noise)`,
+      met: largest <= first.rssMiB * (1 + RSS_GROWTH_PCT / 100),
+    },
+  );
 }
 
 function table(title: string, head: string[], body: string[][]): void {

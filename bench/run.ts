@@ -1,8 +1,13 @@
 /**
  * `npm run bench`: every benchmark, one after another, in one run (CONTRACT §8). Each is its own
- * script, runnable alone; this runner only sequences them and stops at the first failure.
+ * script, runnable alone; this runner sequences them, stops at the first failure, and ends with the
+ * goals each recorded (goals.ts), met or not.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GOALS_FILE_ENV, goalsTable, readGoals } from './goals.js';
 
 const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
   // Sync throughput, full/incremental build, build ÷ cp -r, peak RSS at scale 1 and 4.
@@ -17,13 +22,23 @@ const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
   },
 ];
 
-for (const bench of BENCHES) {
-  process.stderr.write(`\n== ${bench.name} ==\n`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', bench.script, ...(bench.args ?? [])], {
-    stdio: 'inherit',
-  });
-  if (res.status !== 0) {
-    process.stderr.write(`bench ${bench.name} failed (exit ${res.status})\n`);
-    process.exit(1);
+const goalsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fds-bench-goals-'));
+const goalsFile = path.join(goalsDir, 'goals.ndjson');
+try {
+  for (const bench of BENCHES) {
+    process.stderr.write(`\n== ${bench.name} ==\n`);
+    const res = spawnSync(process.execPath, ['--import', 'tsx', bench.script, ...(bench.args ?? [])], {
+      stdio: 'inherit',
+      env: { ...process.env, [GOALS_FILE_ENV]: goalsFile },
+    });
+    if (res.status !== 0) {
+      process.stderr.write(`bench ${bench.name} failed (exit ${res.status})\n`);
+      process.exitCode = 1;
+      break;
+    }
   }
+  if (!process.exitCode)
+    console.log(`\ngoals (issue 9, CONTRACT §8), as this run measured them\n${goalsTable(readGoals(goalsFile))}`);
+} finally {
+  fs.rmSync(goalsDir, { recursive: true, force: true });
 }

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { currentRelease } from '../src/publish/release.js';
 import { Children } from './children.js';
 import { ensureDemoBuild } from './demo.js';
+import { recordGoals } from './goals.js';
 import type { LoadResult } from './load.js';
 import { autocannonGenerator, paced, wrk } from './load.js';
 import { sampleRequests } from './requests.js';
@@ -277,6 +278,12 @@ try {
     const ratios = m.rounds.map((x, i) => x.rps / base.rounds[i]!.rps);
     const ratio = [...ratios].sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)]!;
     const met = ratio >= goal.ratio && m.atRate.p99Ms <= goal.p99Ms;
+    recordGoals({
+      figure: `${m.target.label} ÷ ${baselineName}`,
+      measured: `${ratio.toFixed(3)}, p99 ${ms(m.atRate.p99Ms)} ms at ${rate}/s`,
+      goal: `≥ ${goal.ratio}, p99 ≤ ${goal.p99Ms} ms${nginxBin ? '' : ' (set against nginx: indicative)'}`,
+      met,
+    });
     return (
       // Three places: at two, a ratio just under the goal printed as the goal beside "NOT met".
       `${ratio.toFixed(3).padStart(6)} (rounds ${ratios.map((x) => x.toFixed(3)).join(' ')})   goal ≥ ${goal.ratio} ` +
