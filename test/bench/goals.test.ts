@@ -30,6 +30,10 @@ describe('bench goals', () => {
     expect(table.split('\n').find((l) => l.startsWith('dynamic'))).toMatch(/NOT met$/);
     expect(table.split('\n').find((l) => l.startsWith('build'))).toMatch(/ met$/);
     expect(table.split('\n').at(-1)).toBe('1 of 2 goals met');
-    expect(goalsTable([goal('a', true)]).split('\n').at(-1)).toBe('every goal met (1)');
+    expect(
+      goalsTable([goal('a', true)])
+        .split('\n')
+        .at(-1),
+    ).toBe('every goal met (1)');
   });
 });
