@@ -31,6 +31,7 @@ import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
 import { BENCH_TODAY, syncDemo, syncDemoRoutine } from './demo.js';
 import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../src/cli/build-heap.js';
 import { recordGoals } from './goals.js';
+import { textTable } from './table.js';
 
 const { values } = parseArgs({
   options: {
@@ -311,11 +312,7 @@ if (peaks.length > 1) {
 }
 
 function table(title: string, head: string[], body: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => head.map((_, i) => (cells[i] ?? '').padStart(widths[i]!)).join('  ');
-  console.log(`\n${title}`);
-  console.log(line(head));
-  for (const r of body) console.log(line(r));
+  console.log(`\n${title}\n${textTable(head, body)}`);
 }
 
 table('build (demo provider; times include process start; peak RSS of the full / no-change builds)', header, rows);

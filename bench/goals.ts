@@ -5,6 +5,7 @@
  * run alone prints its own figures and records nothing.
  */
 import fs from 'node:fs';
+import { textTable } from './table.js';
 
 export interface Goal {
   figure: string;
@@ -34,14 +35,7 @@ export function readGoals(file: string): Goal[] {
 
 export function goalsTable(goals: readonly Goal[]): string {
   const rows = goals.map((g) => [g.figure, g.measured, g.goal, g.met ? 'met' : 'NOT met']);
-  const head = ['figure', 'this run', 'goal', ''];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
   const met = goals.filter((g) => g.met).length;
   const verdict = met === goals.length ? `every goal met (${met})` : `${met} of ${goals.length} goals met`;
-  return [line(head), ...rows.map(line), verdict].join('\n');
+  return `${textTable(['figure', 'this run', 'goal', ''], rows, 4)}\n${verdict}`;
 }

@@ -25,6 +25,7 @@ import { recordGoals } from './goals.js';
 import type { LoadResult } from './load.js';
 import { autocannonGenerator, paced, wrk } from './load.js';
 import { sampleRequests } from './requests.js';
+import { textTable } from './table.js';
 import type { SampledRequest } from './requests.js';
 import {
   NGINX_CEILING_PATH,
@@ -141,12 +142,6 @@ function versionOf(bin: string): string {
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)));
-  return [header, ...rows].map((r) => line(r).join('  ')).join('\n');
-}
 
 const children = new Children();
 process.on('exit', () => children.killAllNow());
@@ -271,7 +266,7 @@ try {
     ms(r.p99Ms),
     int(r.errors),
   ]);
-  console.log(`\n${table(header, rows)}\n`);
+  console.log(`\n${textTable(header, rows, 1)}\n`);
 
   /** The median of the rounds' ratios: a round's two runs are the closest in time. */
   const verdict = (m: Measured, goal: { ratio: number; p99Ms: number }) => {
