@@ -35,7 +35,7 @@ import {
   tempReleasePath,
 } from './release.js';
 import type { ReleaseLayout } from './release.js';
-import { Recycler, discardedFiles, writeLineage } from './recycle.js';
+import { Recycler, discardedFiles, lineageBase, writeLineage } from './recycle.js';
 import { makeSpare } from './spare.js';
 import type { BuildScope } from './scope.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, checkBudget, checkFallback, isFunction } from './rule-settings.js';
@@ -219,7 +219,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         release = publish(layout, temp);
         fs.rmSync(carryDir(release), { recursive: true, force: true });
         fs.renameSync(carryDir(temp), carryDir(release));
-        const base = opts.full ? null : previous;
+        const base = lineageBase(previous, opts.full);
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
         recycler?.published();
         pruneReleases(layout, keep);

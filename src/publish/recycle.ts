@@ -48,6 +48,13 @@ export interface Lineage {
   removed: Iterable<string>;
 }
 
+/**
+ * The release a build's lineage names as its base: the published one, unless the build renders in
+ * full (`--full`) or there is none. A lineage without a base lists no files.
+ */
+export const lineageBase = (previous: string | null, full: boolean | undefined): string | null =>
+  full ? null : previous;
+
 /** The lineage format's head: a file of another format is not a lineage (nothing is recycled through it). */
 const HEAD = 'from ';
 

@@ -34,6 +34,7 @@ import { ReachPolicy } from './reach.js';
 import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
 import type { Recycler } from './recycle.js';
+import { lineageBase } from './recycle.js';
 import type { CarriedFile, Run } from './carried-file.js';
 import { ReleaseRecord } from './release-record.js';
 import { itemOfCarried } from './carried-file.js';
@@ -79,10 +80,11 @@ export async function writeRelease(
   const placer = new FilePlacer(temp, previous, reuse, inThread(fs), recycler?.start ?? 'empty');
   /**
    * Files given a new inode rather than the published one's: the new release's lineage (recycle.ts).
-   * A release made from nothing lists none (writeLineage), so a full build does not hold every file's
-   * name (10 MB of the build's heap at demo scale 4).
+   * A lineage without a base lists none, so a full build does not hold every file's name (10 MB of
+   * the build's heap at demo scale 4).
    */
-  const rewritten: string[] | null = previous && !opts.full ? [] : null;
+  const rewritten: string[] = [];
+  const listed = lineageBase(previous, opts.full) !== null;
   // What the published release has that this build does not: the files its manifest offered that
   // the plan passed by, less those the plan still had (`placedLate`: found too far out of step).
   const vanished = new Set<string>();
@@ -165,7 +167,7 @@ export async function writeRelease(
       record.rendered(current.file, r, current.segment);
       counts[r.placed]++;
       if (r.kept) counts.kept++;
-      if (r.placed !== 'unchanged') rewritten?.push(current.file.file);
+      if (listed && r.placed !== 'unchanged') rewritten.push(current.file.file);
       opts.onFile?.(false);
     }
   };
@@ -320,7 +322,7 @@ export async function writeRelease(
   if (!counts.failed) recycler?.finish(vanished, placedLate);
   const removed = [...vanished].filter((file) => !placedLate.has(file));
   const recycled = (await recycler?.ready) ?? [];
-  rewritten?.push(...placer.copied, ...recycled);
+  if (listed) rewritten.push(...placer.copied, ...recycled);
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
   const ruleStats = rules.finish(temp, carryDir(temp));
@@ -336,8 +338,7 @@ export async function writeRelease(
   fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
   const deleted = previous ? Math.max(0, known.files - counts.unchanged - counts.changed) : 0;
   const workers = pool?.size ?? 0;
-  const lineage = { rewritten: rewritten ?? [], removed };
-  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, ...lineage };
+  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten, removed };
 }
 
 /** Changes from which an incremental build renders as a full build does, in one render worker per core. */
