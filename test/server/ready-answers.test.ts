@@ -11,6 +11,7 @@ import { resolve } from '../../src/api/resolve.js';
 import type { ApiResponse } from '../../src/api/respond.js';
 import { StaticBuild, fileSlot } from '../../src/server/static-lookup.js';
 import { encode } from '../../src/server/transport.js';
+import { splitTarget } from '../../src/server/http.js';
 import { buildInto, demoStore } from '../publish/helpers.js';
 
 let out: string;
@@ -22,23 +23,29 @@ beforeAll(async () => {
 const written = (r: ApiResponse | null) =>
   r && { status: r.status, headers: Object.entries(r.headers), body: r.body.toString('latin1'), sendBody: r.sendBody };
 
-const split = (request: string) => {
-  const q = request.indexOf('?');
-  return q < 0 ? { path: request, rawQuery: '' } : { path: request.slice(0, q), rawQuery: request.slice(q + 1) };
-};
+const manifest = () => readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson'));
+
+/** A manifest entry's request as the server takes it: its path, its query, and what they resolve to. */
+function target(request: string) {
+  const { path: urlPath, rawQuery } = splitTarget(request)!;
+  return { urlPath, rawQuery, resolution: resolve(urlPath, rawQuery) };
+}
+
+/** A file well above the size from which answers are compressed (1 KiB), and its request. */
+function largeFile() {
+  const entry = manifest().find((e) => e.bytes > 4096)!;
+  return { entry, ...target(entry.request) };
+}
 
 describe('kept static answers', () => {
   it('are, first and then from what was kept, the answer the transport finishes from the plain lookup, for every file, method and coding', () => {
-    const entries = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).filter(
-      (e) => e.status === 200,
-    );
+    const entries = manifest().filter((e) => e.status === 200);
     expect(entries.length).toBeGreaterThan(100);
     const lookup = new StaticBuild(out);
     let kept = 0;
     try {
       for (const entry of entries) {
-        const { path: urlPath, rawQuery } = split(entry.request);
-        const resolution = resolve(urlPath, rawQuery);
+        const { urlPath, rawQuery, resolution } = target(entry.request);
         const slot = fileSlot();
         for (const acceptEncoding of [undefined, 'gzip', 'br, gzip']) {
           for (const method of ['GET', 'HEAD']) {
@@ -64,9 +71,7 @@ describe('kept static answers', () => {
   });
 
   it('are not kept for a conditional request, which still gets its 304 or, naming another tag, the whole answer', () => {
-    const entry = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).find((e) => e.bytes > 4096)!;
-    const { path: urlPath, rawQuery } = split(entry.request);
-    const resolution = resolve(urlPath, rawQuery);
+    const { entry, urlPath, rawQuery, resolution } = largeFile();
     const lookup = new StaticBuild(out);
     try {
       const slot = fileSlot();
@@ -92,9 +97,7 @@ describe('kept static answers', () => {
   });
 
   it('are not kept for a body the memory does not hold: such an answer is left to the transport, every time', () => {
-    const entry = readManifestSync(path.join(currentRelease(out)!, 'manifest.ndjson')).find((e) => e.bytes > 4096)!;
-    const { path: urlPath, rawQuery } = split(entry.request);
-    const resolution = resolve(urlPath, rawQuery);
+    const { entry, urlPath, rawQuery, resolution } = largeFile();
     const lookup = new StaticBuild(out, { cacheBytes: 0 });
     try {
       const slot = fileSlot();
