@@ -8,6 +8,7 @@ import { arraySpans } from '../util/json-spans.js';
 import type { MatchRecord } from './records.js';
 import { eventText } from './shape/event.js';
 import { rowLayout } from './row-layout.js';
+import { matchFacts } from './match-facts.js';
 import { eachRow } from './table-rows.js';
 
 /** SQL, or a step that needs code (compressing what is stored). */
@@ -279,9 +280,10 @@ export const MIGRATIONS: readonly Migration[] = [
   scoreColumns,
   rowLayout,
   summarySpans,
+  matchFacts,
 ];
 
 /** Versions that rewrite whole tables: migrating across one leaves much free space, given back by VACUUM. */
-export const REWRITES = [3, 7];
+export const REWRITES = [3, 7, 9];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

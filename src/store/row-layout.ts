@@ -82,15 +82,15 @@ export function rowLayout(db: DB): void {
 }
 
 /**
- * A table made again with `definition` (its columns in their new order), its rows copied over by
- * `columns` (those it had before), the old one dropped with its indexes.
+ * A table made again with `definition` (its columns in their new order), its rows copied over into
+ * `columns` from `values` (by default the same columns, those it had before), the old one dropped with its indexes.
  */
-function rebuild(db: DB, table: string, definition: string, columns: string): void {
+export function rebuild(db: DB, table: string, definition: string, columns: string, values = columns): void {
   db.exec(`
   CREATE TABLE ${table}_rebuilt (
     ${definition}
   ) STRICT;
-  INSERT INTO ${table}_rebuilt (${columns}) SELECT ${columns} FROM ${table} ORDER BY rowid;
+  INSERT INTO ${table}_rebuilt (${columns}) SELECT ${values} FROM ${table} ORDER BY rowid;
   DROP TABLE ${table};
   ALTER TABLE ${table}_rebuilt RENAME TO ${table};
   `);

@@ -57,6 +57,7 @@ function comparable(db: DB) {
       delete row.hash;
       return JSON.stringify(row)
         .replaceAll('\\"provider\\":\\"files\\"', '\\"provider\\":\\"espn\\"')
+        .replaceAll('"provider":"files"', '"provider":"espn"')
         .replace(/"value":"files"/, '"value":"espn"');
     });
   }

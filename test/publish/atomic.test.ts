@@ -136,8 +136,9 @@ describe('a build with a failing render', () => {
   it('publishes nothing, keeps the published tree, and names the failing request', async () => {
     const { store, dist, release, before } = await publishedStore();
     const conn = new Database(store);
-    const id = conn.prepare('SELECT id FROM matches ORDER BY id LIMIT 1').pluck().get() as string;
-    conn.prepare("UPDATE matches SET record_json = '{broken' WHERE id = ?").run(id);
+    const id = conn.prepare('SELECT match_id FROM match_summaries ORDER BY match_id LIMIT 1').pluck().get() as string;
+    // A summary that cannot be inflated: its answers fail to render.
+    conn.prepare("UPDATE match_summaries SET sections = x'ff' WHERE match_id = ?").run(id);
     conn.close();
     // A full build: the edit bypasses the change log, and every response is rendered anyway.
     const err = await buildInto(store, dist, { full: true }).catch((e: unknown) => e);

@@ -383,14 +383,11 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     const release = currentRelease(out);
     const before = treeState(out);
     const conn = new Database(db, { readonly: true });
-    const { id, day } = conn.prepare('SELECT id, scoreboard_date AS day FROM matches LIMIT 1').get() as {
-      id: string;
-      day: string;
-    };
+    const id = conn.prepare('SELECT match_id FROM match_summaries LIMIT 1').pluck().get() as string;
     conn.close();
-    editStore(db, (w) => w.prepare("UPDATE matches SET record_json = '{broken' WHERE id = ?").run(id), [
-      ['match', 'eng.1', id],
-      ['day', 'eng.1', day],
+    // A summary that cannot be inflated: its answers fail to render.
+    editStore(db, (w) => w.prepare("UPDATE match_summaries SET sections = x'ff' WHERE match_id = ?").run(id), [
+      ['summary', 'eng.1', id],
     ]);
     const err = await buildInto(db, out).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BuildError);

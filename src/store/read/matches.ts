@@ -70,12 +70,8 @@ export class MatchQueries {
       pageState: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches WHERE ${RANGE}
         AND state = @state ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
-      // SQLite reads the two facts out of the record's text; parsing it into objects took a summary
-      // answer an eighth of its time.
-      facts:
-        db.prepare(`SELECT state, last_synced_at AS lastSyncedAt, json_extract(record_json, '$.provider') AS provider,
-        EXISTS (SELECT 1 FROM json_each(record_json, '$.competitors')
-          WHERE json_array_length(value, '$.statistics') > 0) AS statistics
+      // Stored beside the record (schema 9, match-facts.ts): it stays unread.
+      facts: db.prepare(`SELECT state, last_synced_at AS lastSyncedAt, provider, statistics
         FROM matches WHERE league_slug = ? AND id = ?`),
       day: db.prepare('SELECT state, scoreboard_date AS day FROM matches WHERE league_slug = ? AND id = ?'),
       // The matches a snapshot changed (their record, summary or plays), as they stand now: from an

@@ -1,0 +1,111 @@
+/**
+ * A match's summary facts (schema 9): the provider and whether a competitor has statistics, stored
+ * beside the record, so a summary reads them without parsing the record. They
+ * must always say what the record says: in a new store, after a match is written again, and after
+ * the migration.
+ */
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/db.js';
+import { StoreReader } from '../../src/store/read/reader.js';
+import type { MatchRecord } from '../../src/store/records.js';
+import { beginSnapshot } from '../../src/store/snapshots.js';
+import { StoreWriter } from '../../src/store/writer.js';
+import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
+import { demoStore } from '../publish/helpers.js';
+
+interface Row {
+  league: string;
+  id: string;
+  record: string;
+  provider: string | null;
+  statistics: number;
+}
+
+const rowsOf = (db: Database.Database) =>
+  db
+    .prepare('SELECT league_slug AS league, id, record_json AS record, provider, statistics FROM matches')
+    .all() as Row[];
+
+/** The facts as the record, parsed, tells them. */
+function factsOf(record: string) {
+  const r = JSON.parse(record) as { provider?: string; competitors?: Array<{ statistics?: unknown[] }> };
+  return {
+    provider: r.provider ?? null,
+    statistics: (r.competitors ?? []).some((c) => Array.isArray(c.statistics) && c.statistics.length > 0) ? 1 : 0,
+  };
+}
+
+/** Every match whose stored facts are not what its record says. */
+function wrongFacts(db: Database.Database): string[] {
+  const rows = rowsOf(db);
+  expect(rows.length).toBeGreaterThan(10);
+  return rows
+    .filter(
+      (r) => JSON.stringify({ provider: r.provider, statistics: r.statistics }) !== JSON.stringify(factsOf(r.record)),
+    )
+    .map((r) => r.id);
+}
+
+/** Every pre-rendered summary response, by URL. */
+const summaries = (file: string) => storeResponses(file, (url) => /\/events\/[^/?]+$|\/summary\?/.test(url));
+
+describe("a match's summary facts", () => {
+  it('are stored with every match a sync writes, as its record tells them, with and without statistics', async () => {
+    const file = await demoStore({ leagues: ['eng.1'], scale: 0.1 });
+    const db = new Database(file, { readonly: true });
+    expect(wrongFacts(db)).toEqual([]);
+    const kinds = new Set(rowsOf(db).map((r) => r.statistics));
+    expect(kinds).toEqual(new Set([0, 1]));
+    db.close();
+  });
+
+  it('follow a match that is written again with statistics and another provider', async () => {
+    const file = await demoStore({ leagues: ['eng.1'], scale: 0.1 });
+    const db = openStore(file);
+    const row = db.prepare('SELECT * FROM matches WHERE statistics = 0 LIMIT 1').get() as {
+      league_slug: string;
+      id: string;
+      kickoff: string;
+      scoreboard_date: string;
+      record_json: string;
+    };
+    const record = JSON.parse(row.record_json) as MatchRecord & { provider: string };
+    const changed = {
+      ...record,
+      provider: 'files',
+      competitors: record.competitors.map((c, i) =>
+        i === 0 ? { ...c, statistics: [{ name: 'possessionPct', displayValue: '55' }] } : c,
+      ),
+    } as MatchRecord;
+    db.transaction(() =>
+      new StoreWriter(db, beginSnapshot(db)).upsertMatch(
+        row.league_slug,
+        { record: changed, kickoff: row.kickoff, scoreboardDate: row.scoreboard_date },
+        '2026-03-22T15:05:00Z',
+      ),
+    )();
+    const after = db.prepare('SELECT provider, statistics FROM matches WHERE league_slug = ? AND id = ?');
+    expect(after.get(row.league_slug, row.id)).toEqual({ provider: 'files', statistics: 1 });
+    expect(wrongFacts(db)).toEqual([]);
+    db.close();
+  });
+
+  it('are what a store from schema 8 is migrated to, with every summary response unchanged', async () => {
+    const file = await demoStore({ leagues: ['eng.1'], scale: 0.2 });
+    const before = summaries(file);
+    expect(before.size).toBeGreaterThan(20);
+    const db = new Database(file);
+    db.exec('ALTER TABLE matches DROP COLUMN provider');
+    db.exec('ALTER TABLE matches DROP COLUMN statistics');
+    db.pragma('user_version = 8');
+    db.close();
+    expect(() => StoreReader.open(file)).toThrow(/schema version 8/);
+
+    openStore(file).close();
+    const after = new Database(file, { readonly: true });
+    expect(wrongFacts(after)).toEqual([]);
+    after.close();
+    expectSameResponses(summaries(file), before);
+  });
+});
