@@ -4,7 +4,11 @@
  * count the store keeps beside each stream (the build counts every match's without reading its plays).
  */
 
+import { packEnds, packJson, spanAt } from './blob.js';
+
 type Flag = [id: string, flagged: number];
+
+const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c));
 
 /** The stream's `[[id, flagged], …]`, and whether one of them is important given the summary's key events. */
 function importance(flagsJson: string, keyEventIds: string | null) {
@@ -25,4 +29,28 @@ export function importantCount(flagsJson: string, keyEventIds: string | null): n
   let n = 0;
   for (const f of flags) if (important(f)) n++;
   return n;
+}
+
+/**
+ * A stream's important plays as a stream of their own, stored beside it: their records as the
+ * stream holds them, in match order, one JSON array (packed), and where each ends (packEnds). An
+ * important page is then one slice of it, and reading it inflates only the important plays.
+ * `bytes` is the stream's JSON array, `ends` where each of its plays ends.
+ */
+export function importantStream(
+  bytes: Buffer,
+  ends: Buffer,
+  flagsJson: string,
+  keyEventIds: string | null,
+): { count: number; plays: Buffer; ends: Buffer } {
+  const records = importantPlays(flagsJson, keyEventIds).map((i) => {
+    const [start, end] = spanAt(ends, i)!;
+    return bytes.subarray(start, end);
+  });
+  const json = Buffer.concat([OPEN, ...records.flatMap((r, i) => (i ? [COMMA, r] : [r])), CLOSE]);
+  return {
+    count: records.length,
+    plays: packJson(json),
+    ends: packEnds(records.map((r) => r.length)),
+  };
 }

@@ -4,7 +4,7 @@
  * summary answer a sixth of its time.
  */
 import type { DB } from './db.js';
-import { rebuild } from './row-layout.js';
+import { remake } from './row-layout.js';
 
 /** The facts over a record's JSON (a column or a bound parameter): the writer stores them with these too. */
 export const providerOf = (json: string) => `${json} ->> '$.provider'`;
@@ -16,14 +16,10 @@ export const hasStatistics = (json: string) =>
  * so reading them walks no overflow page. The table is made again, and its indexes as they were.
  */
 export function matchFacts(db: DB): void {
-  const indexes = db
-    .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'matches' AND sql IS NOT NULL")
-    .pluck()
-    .all() as string[];
   const kept = `league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id, season_year,
     hash, last_synced_at, snapshot, home_score, away_score`;
   const large = 'event_holes, event_json, record_json';
-  rebuild(
+  remake(
     db,
     'matches',
     `league_slug     TEXT NOT NULL,
@@ -50,5 +46,4 @@ export function matchFacts(db: DB): void {
     `${kept}, provider, statistics, ${large}`,
     `${kept}, ${providerOf('record_json')}, ${hasStatistics('record_json')}, ${large}`,
   );
-  for (const sql of indexes) db.exec(sql);
 }

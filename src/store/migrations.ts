@@ -9,6 +9,7 @@ import type { MatchRecord } from './records.js';
 import { eventText } from './shape/event.js';
 import { rowLayout } from './row-layout.js';
 import { matchFacts } from './match-facts.js';
+import { importantStreams } from './important-streams.js';
 import { eachRow } from './table-rows.js';
 
 /** SQL, or a step that needs code (compressing what is stored). */
@@ -281,9 +282,10 @@ export const MIGRATIONS: readonly Migration[] = [
   rowLayout,
   summarySpans,
   matchFacts,
+  importantStreams,
 ];
 
 /** Versions that rewrite whole tables: migrating across one leaves much free space, given back by VACUUM. */
-export const REWRITES = [3, 7, 9];
+export const REWRITES = [3, 7, 9, 10];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

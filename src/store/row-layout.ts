@@ -95,3 +95,13 @@ export function rebuild(db: DB, table: string, definition: string, columns: stri
   ALTER TABLE ${table}_rebuilt RENAME TO ${table};
   `);
 }
+
+/** `rebuild`, with the table's indexes made again as they were. */
+export function remake(db: DB, table: string, definition: string, columns: string, values = columns): void {
+  const indexes = db
+    .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+    .pluck()
+    .all(table) as string[];
+  rebuild(db, table, definition, columns, values);
+  for (const sql of indexes) db.exec(sql);
+}

@@ -58,16 +58,19 @@ export function writerStatements(db: DB) {
     deletePlayers: db.prepare('DELETE FROM players WHERE club_id = ?'),
     insertPlayer: db.prepare('INSERT INTO players (club_id, id, ordinal, record_json) VALUES (?, ?, ?, ?)'),
     streamHash: db.prepare('SELECT hash FROM play_streams WHERE league_slug = ? AND match_id = ?').pluck(),
-    streamFlags: db.prepare('SELECT flags FROM play_streams WHERE league_slug = ? AND match_id = ?').pluck(),
+    storedStream: db.prepare('SELECT flags, ends, plays FROM play_streams WHERE league_slug = ? AND match_id = ?'),
     keyEventsOf: db.prepare('SELECT key_event_ids FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
-    setImportant: db.prepare('UPDATE play_streams SET important = ? WHERE league_slug = ? AND match_id = ?'),
+    setImportant: db.prepare(
+      'UPDATE play_streams SET important = ?, important_plays = ?, important_ends = ? WHERE league_slug = ? AND match_id = ?',
+    ),
     upsertStream: db.prepare(`
       INSERT INTO play_streams (league_slug, match_id, count, important, complete, hash, last_synced_at, snapshot,
-        plays, flags, ends)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        plays, flags, ends, important_plays, important_ends)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (league_slug, match_id) DO UPDATE SET count = excluded.count, important = excluded.important,
         complete = excluded.complete, hash = excluded.hash, last_synced_at = excluded.last_synced_at,
-        snapshot = excluded.snapshot, plays = excluded.plays, flags = excluded.flags, ends = excluded.ends`),
+        snapshot = excluded.snapshot, plays = excluded.plays, flags = excluded.flags, ends = excluded.ends,
+        important_plays = excluded.important_plays, important_ends = excluded.important_ends`),
     upsertGroup: db.prepare(`
       INSERT INTO standings (league_slug, season, group_id, ordinal, record_json, hash, last_synced_at, snapshot)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -19,11 +19,11 @@ import type {
 } from './records.js';
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
-import { packEnds, packJson, packSpans, unpackJson } from './blob.js';
+import { packEnds, packJson, packSpans, streamSize, unpackBytes, unpackJson } from './blob.js';
 import type { ChangeKind } from './snapshots.js';
 import { writerStatements } from './writer-statements.js';
 import { eventText } from './shape/event.js';
-import { importantCount } from './important.js';
+import { importantStream } from './important.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
@@ -120,9 +120,15 @@ export class StoreWriter {
     // What reads only which plays are key events (important plays pages) need not follow every summary change.
     if (changed && stored?.keyEvents !== ids) {
       this.log('key-events', league, matchId);
-      // The stream's important count follows its key events (important.ts).
-      const flags = this.s.streamFlags.get(league, matchId) as string | null | undefined;
-      if (flags) this.s.setImportant.run(importantCount(flags, ids), league, matchId);
+      // The stream's important plays follow its key events (important.ts).
+      const stream = this.s.storedStream.get(league, matchId) as
+        | { flags: string | null; ends: Buffer | null; plays: Buffer | null }
+        | undefined;
+      if (stream?.flags && stream.ends && stream.plays) {
+        const bytes = unpackBytes(stream.plays, streamSize(stream.ends));
+        const key = importantStream(bytes, stream.ends, stream.flags, ids);
+        this.s.setImportant.run(key.count, key.plays, key.ends, league, matchId);
+      }
     }
     return changed;
   }
@@ -194,13 +200,13 @@ export class StoreWriter {
     if (this.s.streamHash.get(league, matchId) === hash) return 0;
     // The stream as one JSON array (the bytes the API splices), with each play's id and flag, and
     // where each play ends in it, beside it.
-    const blob = packJson(`[${json.join(',')}]`);
+    const bytes = Buffer.from(`[${json.join(',')}]`, 'utf8');
     const flags = JSON.stringify(plays.map((p) => [p.id, isFlagged(p) ? 1 : 0]));
     const ends = packEnds(json.map((j) => Buffer.byteLength(j)));
     const keyEvents = (this.s.keyEventsOf.get(league, matchId) as string | undefined) ?? null;
-    const important = importantCount(flags, keyEvents);
-    const head = [league, matchId, plays.length, important, complete ? 1 : 0, hash, now, this.snapshot];
-    const row = [...head, blob, flags, ends];
+    const key = importantStream(bytes, ends, flags, keyEvents);
+    const head = [league, matchId, plays.length, key.count, complete ? 1 : 0, hash, now, this.snapshot];
+    const row = [...head, packJson(bytes), flags, ends, key.plays, key.ends];
     this.s.upsertStream.run(...row);
     this.log('plays', league, matchId);
     return plays.length;

@@ -170,8 +170,9 @@ export function leaguePlayCounts(store: StoreReader, league: string): (eventId: 
 
 export function plays(store: StoreReader, league: string, eventId: string, q: PlaysQuery): HandlerResult {
   const state = requireMatchState(store, league, eventId);
-  const { count, runs } = store.plays.page(league, eventId, q.important, q.limit, pageOffset(q.page, q.limit));
-  const items = new RawJson(['[', ...runs.flatMap((r, i) => (i ? [',', r] : [r])), ']']);
+  const page = store.plays.page(league, eventId, q.important, q.limit, pageOffset(q.page, q.limit));
+  const { count } = page;
+  const items = new RawJson(['[', page.plays, ']']);
   return {
     body: {
       count,

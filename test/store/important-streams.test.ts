@@ -1,0 +1,129 @@
+/**
+ * Each play stream's important plays, stored beside it as a stream of their own (schema 10): an
+ * important page is a slice of it. It must always hold exactly the plays that listing the important
+ * ones of the full stream gives: in a new store, when the summary's key events change, and after
+ * the migration.
+ */
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/db.js';
+import { StoreReader } from '../../src/store/read/reader.js';
+import { spanAt, unpackJson } from '../../src/store/blob.js';
+import { importantPlays } from '../../src/store/important.js';
+import { beginSnapshot } from '../../src/store/snapshots.js';
+import { StoreWriter } from '../../src/store/writer.js';
+import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
+import { demoStore } from '../publish/helpers.js';
+
+interface Row {
+  league: string;
+  id: string;
+  count: number;
+  important: number;
+  flags: string;
+  keyEvents: string | null;
+  plays: Buffer;
+  importantPlays: Buffer | null;
+  importantEnds: Buffer | null;
+}
+
+const rowsOf = (db: Database.Database) =>
+  db
+    .prepare(`SELECT p.league_slug AS league, p.match_id AS id, p.count, p.important, p.flags, p.plays,
+        p.important_plays AS importantPlays, p.important_ends AS importantEnds, s.key_event_ids AS keyEvents
+      FROM play_streams p LEFT JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id`)
+    .all() as Row[];
+
+/** Whether a row's important stream, its ends and its count are those of its important plays. */
+function holdsItsImportantPlays(r: Row): boolean {
+  if (!r.importantPlays || !r.importantEnds) return false;
+  const every = JSON.parse(unpackJson(r.plays)) as unknown[];
+  const expected = importantPlays(r.flags, r.keyEvents).map((i) => every[i]);
+  const text = unpackJson(r.importantPlays);
+  const bytes = Buffer.from(text, 'utf8');
+  const byEnds = expected.map((_, i) => {
+    const span = spanAt(r.importantEnds!, i);
+    return span && JSON.parse(bytes.subarray(span[0], span[1]).toString('utf8'));
+  });
+  return (
+    r.important === expected.length &&
+    r.importantEnds.length === 4 * expected.length &&
+    JSON.stringify(JSON.parse(text)) === JSON.stringify(expected) &&
+    JSON.stringify(byEnds) === JSON.stringify(expected)
+  );
+}
+
+/** Every stream whose stored important plays are not its important plays. */
+function wrongStreams(db: Database.Database): string[] {
+  const rows = rowsOf(db);
+  expect(rows.length).toBeGreaterThan(10);
+  expect(rows.filter((r) => r.important > 0 && r.important < r.count).length).toBeGreaterThan(5);
+  return rows.filter((r) => !holdsItsImportantPlays(r)).map((r) => r.id);
+}
+
+/** Every pre-rendered plays response, by URL. */
+const playsPages = (file: string) => storeResponses(file, (url) => /\/plays(\?|$)/.test(url));
+
+describe("a stream's important plays", () => {
+  it('are stored with every stream a sync writes', async () => {
+    const file = await demoStore({ leagues: ['eng.1'], scale: 0.1 });
+    const db = new Database(file, { readonly: true });
+    expect(wrongStreams(db)).toEqual([]);
+    db.close();
+  });
+
+  it("follow the summary's key events when they change and the plays do not", async () => {
+    const file = await demoStore({ leagues: ['eng.1'], scale: 0.1 });
+    const db = openStore(file);
+    const row = rowsOf(db).find((r) => r.keyEvents !== null && r.important < r.count)!;
+    const flags = JSON.parse(row.flags) as Array<[string, number]>;
+    const ids = JSON.parse(row.keyEvents!) as string[];
+    const unflagged = flags.find(([id, f]) => f === 0 && !ids.includes(id))![0];
+    const stored = db
+      .prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?')
+      .pluck()
+      .get(row.league, row.id) as Buffer;
+    const sections = JSON.parse(unpackJson(stored));
+    const summary = (keyEvents: string[]) =>
+      db.transaction(() =>
+        new StoreWriter(db, beginSnapshot(db)).upsertSummary(
+          row.league,
+          row.id,
+          { ...sections, keyEvents: [...(sections.keyEvents ?? []), { id: keyEvents.join() }] },
+          keyEvents,
+          '2026-03-22T15:05:00Z',
+        ),
+      )();
+    const page = () => {
+      const store = new StoreReader(db);
+      return store.read(() => store.plays.page(row.league, row.id, true, 1000, 0));
+    };
+    const before = page();
+    summary([...ids, unflagged]);
+    expect(wrongStreams(db)).toEqual([]);
+    expect(page().count).toBe(before.count + 1);
+    expect(page().plays.toString()).toContain(`"id":"${unflagged}"`);
+    summary([]);
+    expect(wrongStreams(db)).toEqual([]);
+    db.close();
+  });
+
+  it('are what a store from schema 9 is migrated to, with every plays response unchanged', async () => {
+    const file = await demoStore({ leagues: ['eng.1'], scale: 0.2 });
+    const before = playsPages(file);
+    expect(before.size).toBeGreaterThan(20);
+    const db = new Database(file);
+    db.exec('ALTER TABLE play_streams DROP COLUMN important_plays');
+    db.exec('ALTER TABLE play_streams DROP COLUMN important_ends');
+    db.exec('UPDATE play_streams SET important = 0');
+    db.pragma('user_version = 9');
+    db.close();
+    expect(() => StoreReader.open(file)).toThrow(/schema version 9/);
+
+    openStore(file).close();
+    const after = new Database(file, { readonly: true });
+    expect(wrongStreams(after)).toEqual([]);
+    after.close();
+    expectSameResponses(playsPages(file), before);
+  });
+});
