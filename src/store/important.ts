@@ -8,7 +8,9 @@ import { packEnds, packJson, spanAt } from './blob.js';
 
 type Flag = [id: string, flagged: number];
 
-const [OPEN, COMMA, CLOSE] = ['[', ',', ']'].map((c) => Buffer.from(c));
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
 /** The stream's `[[id, flagged], …]`, and whether one of them is important given the summary's key events. */
 function importance(flagsJson: string, keyEventIds: string | null) {
