@@ -13,6 +13,7 @@ import nodeFs from 'node:fs';
 import path from 'node:path';
 import { ROUTES } from '../api/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
+import { smallPageCache } from '../store/db.js';
 import type { Clock } from '../util/time.js';
 import type { OutputFs } from '../util/lines.js';
 import { countManifest } from './manifest.js';
@@ -169,6 +170,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     // One read transaction for the whole build: every file comes from one state of the store even
     // if a sync commits meanwhile (and the render core joins this transaction).
     store.begin();
+    // Its own reads are a build's too (render-worker.ts): ~8 MB less at the peak at demo scale 4.
+    const restoreCache = smallPageCache(store.db);
     try {
       const { info, scope } = scopeFor(store, previous, settings, !!opts.full);
       if (scope.kind === 'none' && previous) {
@@ -249,6 +252,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       };
     } finally {
       if (store.db.inTransaction) store.db.exec('ROLLBACK');
+      restoreCache();
     }
   } finally {
     if (temp) {

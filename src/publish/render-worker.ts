@@ -7,6 +7,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { StoreReader } from '../store/read/reader.js';
+import { smallPageCache } from '../store/db.js';
 import { FilePlacer, inThread } from './place.js';
 import nodeFs from 'node:fs';
 import type { JobResult, RenderJob } from './render-job.js';
@@ -25,9 +26,9 @@ interface Rendering {
 
 function begin(setup: WorkerSetup): Rendering {
   const store = StoreReader.open(setup.db);
-  // A small page cache: every thread's connection has its own (16 MB by default), while the pages the
-  // renders share stay in the operating system's cache anyway.
-  store.db.pragma('cache_size = -2000');
+  // Every thread's connection has its own page cache, while the pages the renders share stay in the
+  // operating system's cache anyway.
+  smallPageCache(store.db);
   store.db.exec('BEGIN');
   const at = new Date(setup.clock);
   return {
