@@ -23,8 +23,12 @@ interface Row {
   count: number;
 }
 
-/** Pages of one match are read back to back (a build renders them in a row): keep a few decoded. */
-const KEPT = 8;
+/**
+ * Pages of one match are read back to back (a build renders them in a row): keep its two streams
+ * decoded. No more: a kept stream outlives the young generation, and once dropped its bytes wait for a
+ * full collection. Eight kept raised a scale-4 build's peak RSS by ~15 MiB, for 11 fewer inflations of 6,133.
+ */
+const KEPT = 2;
 
 const EMPTY = Buffer.alloc(0);
 
