@@ -94,10 +94,9 @@ describe("a stream's important plays", () => {
           '2026-03-22T15:05:00Z',
         ),
       )();
-    const page = () => {
-      const store = new StoreReader(db);
-      return store.read(() => store.plays.page(row.league, row.id, true, 1000, 0));
-    };
+    // One reader throughout: what it keeps decoded must not outlive the stored stream.
+    const store = new StoreReader(db);
+    const page = () => store.read(() => store.plays.page(row.league, row.id, true, 1000, 0));
     const before = page();
     summary([...ids, unflagged]);
     expect(wrongStreams(db)).toEqual([]);
