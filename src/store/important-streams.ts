@@ -4,8 +4,8 @@
  * stretch of the full stream. Before the full stream in the row: reading them walks no overflow page.
  */
 import type { DB } from './db.js';
-import { streamSize, unpackBytes } from './blob.js';
-import { importantStream } from './important.js';
+import type { StoredStream } from './important.js';
+import { importantOfStored } from './important.js';
 import { remake } from './row-layout.js';
 import { eachRow } from './table-rows.js';
 
@@ -36,11 +36,10 @@ export function importantStreams(db: DB): void {
   const set = db.prepare(
     'UPDATE play_streams SET important = ?, important_plays = ?, important_ends = ? WHERE rowid = ?',
   );
-  type Row = { rowid: number; league_slug: string; match_id: string } & Record<'ends' | 'plays', Buffer | null>;
-  eachRow<Row & { flags: string | null }>(db, 'play_streams', 'league_slug, match_id, flags, ends, plays', (r) => {
-    if (!r.flags || !r.ends || !r.plays) return;
+  type Row = StoredStream & { rowid: number; league_slug: string; match_id: string };
+  eachRow<Row>(db, 'play_streams', 'league_slug, match_id, flags, ends, plays', (r) => {
     const ids = (keyEvents.get(r.league_slug, r.match_id) as string | undefined) ?? null;
-    const key = importantStream(unpackBytes(r.plays, streamSize(r.ends)), r.ends, r.flags, ids);
-    set.run(key.count, key.plays, key.ends, r.rowid);
+    const key = importantOfStored(r, ids);
+    if (key) set.run(key.count, key.plays, key.ends, r.rowid);
   });
 }

@@ -1,10 +1,11 @@
 /**
  * Which plays are important: flagged when stored (goals, cards, substitutions, penalties, own goals)
- * or listed among the summary's key events. One definition for the pages that list them and for the
- * count the store keeps beside each stream (the build counts every match's without reading its plays).
+ * or listed among the summary's key events. One definition for the important plays the store keeps
+ * beside each stream, as a stream of their own, and for their count (the build counts every match's
+ * without reading its plays).
  */
 
-import { packEnds, packJson, spanAt } from './blob.js';
+import { packEnds, packJson, spanAt, streamSize, unpackBytes } from './blob.js';
 
 type Flag = [id: string, flagged: number];
 
@@ -55,4 +56,20 @@ export function importantStream(
     plays: packJson(json),
     ends: packEnds(records.map((r) => r.length)),
   };
+}
+
+/** A stored stream's columns, as the writer and the migration to schema 10 read them. */
+export interface StoredStream {
+  flags: string | null;
+  ends: Buffer | null;
+  plays: Buffer | null;
+}
+
+/** `importantStream` of a stored stream (inflated first); null for a row without its stream. */
+export function importantOfStored(
+  row: StoredStream,
+  keyEventIds: string | null,
+): ReturnType<typeof importantStream> | null {
+  if (!row.flags || !row.ends || !row.plays) return null;
+  return importantStream(unpackBytes(row.plays, streamSize(row.ends)), row.ends, row.flags, keyEventIds);
 }

@@ -19,11 +19,12 @@ import type {
 } from './records.js';
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
-import { packEnds, packJson, packSpans, streamSize, unpackBytes, unpackJson } from './blob.js';
+import { packEnds, packJson, packSpans, unpackJson } from './blob.js';
 import type { ChangeKind } from './snapshots.js';
 import { writerStatements } from './writer-statements.js';
 import { eventText } from './shape/event.js';
-import { importantStream } from './important.js';
+import type { StoredStream } from './important.js';
+import { importantOfStored, importantStream } from './important.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
@@ -121,14 +122,9 @@ export class StoreWriter {
     if (changed && stored?.keyEvents !== ids) {
       this.log('key-events', league, matchId);
       // The stream's important plays follow its key events (important.ts).
-      const stream = this.s.storedStream.get(league, matchId) as
-        | { flags: string | null; ends: Buffer | null; plays: Buffer | null }
-        | undefined;
-      if (stream?.flags && stream.ends && stream.plays) {
-        const bytes = unpackBytes(stream.plays, streamSize(stream.ends));
-        const key = importantStream(bytes, stream.ends, stream.flags, ids);
-        this.s.setImportant.run(key.count, key.plays, key.ends, league, matchId);
-      }
+      const stream = this.s.storedStream.get(league, matchId) as StoredStream | undefined;
+      const key = stream && importantOfStored(stream, ids);
+      if (key) this.s.setImportant.run(key.count, key.plays, key.ends, league, matchId);
     }
     return changed;
   }
