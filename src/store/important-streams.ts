@@ -6,30 +6,14 @@
 import type { DB } from './db.js';
 import type { StoredStream } from './important.js';
 import { importantOfStored } from './important.js';
-import { remake } from './row-layout.js';
+import { insertColumns } from './row-layout.js';
 import { eachRow } from './table-rows.js';
 
 export function importantStreams(db: DB): void {
-  const kept = 'league_slug, match_id, count, important, complete, hash, last_synced_at, snapshot, flags, ends, plays';
-  remake(
-    db,
-    'play_streams',
-    `league_slug     TEXT NOT NULL,
-    match_id        TEXT NOT NULL,
-    count           INTEGER NOT NULL,
-    important       INTEGER NOT NULL DEFAULT 0, -- plays that are flagged or key events (important.ts)
-    complete        INTEGER NOT NULL, -- every page of the provider's stream was stored
-    hash            TEXT NOT NULL,
-    last_synced_at  TEXT NOT NULL,
-    snapshot        INTEGER NOT NULL DEFAULT 0,
-    flags           TEXT,
-    ends            BLOB,
-    important_ends  BLOB,
-    important_plays BLOB,
-    plays           BLOB,
-    PRIMARY KEY (league_slug, match_id)`,
-    kept,
-  );
+  insertColumns(db, 'play_streams', 'plays', [
+    { definition: 'important_ends BLOB', value: 'NULL' },
+    { definition: 'important_plays BLOB', value: 'NULL' },
+  ]);
   const keyEvents = db
     .prepare('SELECT key_event_ids FROM match_summaries WHERE league_slug = ? AND match_id = ?')
     .pluck();

@@ -10,7 +10,7 @@ import { eventText } from './shape/event.js';
 import { rowLayout } from './row-layout.js';
 import { matchFacts } from './match-facts.js';
 import { importantStreams } from './important-streams.js';
-import { eachRow } from './table-rows.js';
+import { columnsOf, eachRow } from './table-rows.js';
 
 /** SQL, or a step that needs code (compressing what is stored). */
 export type Migration = string | ((db: DB) => void);
@@ -59,9 +59,6 @@ function compactStore(db: DB): void {
   }
   db.exec('DROP TABLE plays');
 }
-
-const columnsOf = (db: DB, table: string) =>
-  db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
 
 /**
  * 4: each match's event as the API lists it, stored beside its record (shape/event.ts), so that

@@ -4,7 +4,7 @@
  */
 import type { DB } from './db.js';
 import { importantCount } from './important.js';
-import { eachRow } from './table-rows.js';
+import { columnsOf, eachRow } from './table-rows.js';
 
 /**
  * 7: large columns last. SQLite lays a row's columns out in order and spills what does not fit on
@@ -85,7 +85,7 @@ export function rowLayout(db: DB): void {
  * A table made again with `definition` (its columns in their new order), its rows copied over into
  * `columns` from `values` (by default the same columns, those it had before), the old one dropped with its indexes.
  */
-export function rebuild(db: DB, table: string, definition: string, columns: string, values = columns): void {
+function rebuild(db: DB, table: string, definition: string, columns: string, values = columns): void {
   db.exec(`
   CREATE TABLE ${table}_rebuilt (
     ${definition}
@@ -96,12 +96,43 @@ export function rebuild(db: DB, table: string, definition: string, columns: stri
   `);
 }
 
-/** `rebuild`, with the table's indexes made again as they were. */
-export function remake(db: DB, table: string, definition: string, columns: string, values = columns): void {
+/** A column a migration puts into a table: its definition, and the expression over the old row that fills it. */
+export interface AddedColumn {
+  definition: string;
+  value: string;
+  comment?: string;
+}
+
+/**
+ * `table` made again with the `columns` it lacks put in just before its column `before`, so that new
+ * small columns still come ahead of the large ones; every other column, the rows and the indexes as
+ * they were. The definition is the one the schema holds, which `rebuild` wrote one column to a line.
+ */
+export function insertColumns(db: DB, table: string, before: string, columns: readonly AddedColumn[]): void {
+  const kept = columnsOf(db, table);
+  const nameOf = (c: AddedColumn) => c.definition.trim().split(/\s+/)[0]!;
+  // A store marked older than it is (as tests make one) may have them already.
+  const added = columns.filter((c) => !kept.includes(nameOf(c)));
+  if (!added.length) return;
+  const sql = db
+    .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .pluck()
+    .get(table) as string;
+  const lines = sql.slice(sql.indexOf('(') + 1, sql.lastIndexOf(')')).split('\n');
+  const at = lines.findIndex((l) => l.trim().split(/\s+/)[0] === before);
+  if (at < 0) throw new Error(`migration: no line of ${table}'s definition starts with its column ${before}`);
+  lines.splice(at, 0, ...added.map((c) => `    ${c.definition},${c.comment ? ` -- ${c.comment}` : ''}`));
   const indexes = db
     .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
     .pluck()
     .all(table) as string[];
-  rebuild(db, table, definition, columns, values);
-  for (const sql of indexes) db.exec(sql);
+  const names = added.map(nameOf);
+  rebuild(
+    db,
+    table,
+    lines.join('\n'),
+    [...kept, ...names].join(', '),
+    [...kept, ...added.map((c) => c.value)].join(', '),
+  );
+  for (const index of indexes) db.exec(index);
 }

@@ -16,3 +16,7 @@ export function eachRow<R extends { rowid: number }>(
     last = batch.at(-1)!.rowid;
   }
 }
+
+/** A table's column names, in order. */
+export const columnsOf = (db: DB, table: string): string[] =>
+  db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
