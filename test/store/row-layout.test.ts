@@ -10,13 +10,6 @@ import { StoreReader } from '../../src/store/read/reader.js';
 import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
 import { importantPlays } from '../../src/store/important.js';
-import { unpackJson } from '../../src/store/blob.js';
-import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
-import { beginSnapshot } from '../../src/store/snapshots.js';
-import { StoreWriter } from '../../src/store/writer.js';
-import { FilesProvider } from '../../src/sync/providers/files.js';
-import { runSync } from '../../src/sync/run-sync.js';
-import { copyRecorded, tempStore } from '../helpers/store.js';
 
 /** Per table, the columns that may hold kilobytes: they must come after every other column, in this order. */
 const LARGE = { matches: ['event_json', 'record_json'], play_streams: ['plays'] } as const;
@@ -111,43 +104,5 @@ describe('the row layout', () => {
     expect(after.pragma('freelist_count', { simple: true })).toBe(0);
     after.close();
     expectSameResponses(storeResponses(file), before);
-  });
-});
-
-describe('the important count kept beside each stream', () => {
-  it("follows the summary's key events when they change and the plays do not", async () => {
-    const { db } = tempStore();
-    await runSync(db, new FilesProvider(copyRecorded()), {
-      leagues: LEAGUE_SLUGS,
-      concurrency: 4,
-      clock: () => new Date('2026-03-22T15:00:00Z'),
-    });
-    expect(miscounted(db)).toEqual([]);
-    const row = db
-      .prepare(`SELECT p.league_slug AS league, p.match_id AS id, p.important, p.flags, s.sections, s.key_event_ids AS ids
-        FROM play_streams p JOIN match_summaries s ON s.league_slug = p.league_slug AND s.match_id = p.match_id
-        WHERE p.flags LIKE '%,0]%' LIMIT 1`)
-      .get() as { league: string; id: string; important: number; flags: string; sections: Buffer; ids: string };
-    expect(row).toBeDefined();
-    const unflagged = (JSON.parse(row.flags) as Array<[string, number]>).find(
-      ([id, f]) => f === 0 && !row.ids.includes(`"${id}"`),
-    )![0];
-    const sections = JSON.parse(unpackJson(row.sections));
-    const summary = (ids: string[]) =>
-      db.transaction(() =>
-        new StoreWriter(db, beginSnapshot(db)).upsertSummary(
-          row.league,
-          row.id,
-          { ...sections, keyEvents: [...(sections.keyEvents ?? []), { id: ids.join() }] },
-          ids,
-          '2026-03-22T15:05:00Z',
-        ),
-      )();
-    const important = () => db.prepare('SELECT important FROM play_streams WHERE match_id = ?').pluck().get(row.id);
-    summary([...JSON.parse(row.ids), unflagged]);
-    expect(important()).toBe(row.important + 1);
-    expect(miscounted(db)).toEqual([]);
-    summary([]);
-    expect(miscounted(db)).toEqual([]);
   });
 });

@@ -6,11 +6,10 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
-import { StoreReader } from '../../src/store/read/reader.js';
 import { packSpans, unpackBytes, unpackJson } from '../../src/store/blob.js';
 import { beginSnapshot } from '../../src/store/snapshots.js';
 import { StoreWriter } from '../../src/store/writer.js';
-import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
+import { expectMigrated, expectSameResponses, isSummary, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
 
 /** Every summary whose stored spans are not what scanning its sections gives (or that has none). */
@@ -27,7 +26,7 @@ function wrongSpans(db: Database.Database): string[] {
 }
 
 /** Every pre-rendered response that reads a summary, by URL. */
-const summaries = (file: string) => storeResponses(file, (url) => /\/events\/[^/?]+$|\/summary\?/.test(url));
+const summaries = (file: string) => storeResponses(file, isSummary);
 
 describe("a summary's section spans", () => {
   it('are stored with every summary a sync writes, as a scan of its sections finds them', async () => {
@@ -60,20 +59,14 @@ describe("a summary's section spans", () => {
   });
 
   it('are what a store from schema 7 is migrated to, with every summary response unchanged', async () => {
-    const file = await demoStore({ leagues: ['eng.1'], scale: 0.2 });
-    const before = summaries(file);
-    expect(before.size).toBeGreaterThan(20);
-    const db = new Database(file);
-    db.exec('ALTER TABLE match_summaries DROP COLUMN section_spans');
-    db.pragma('user_version = 7');
-    db.close();
-    expect(() => StoreReader.open(file)).toThrow(/schema version 7/);
-
-    openStore(file).close();
-    const after = new Database(file, { readonly: true });
-    expect(wrongSpans(after)).toEqual([]);
-    after.close();
-    expectSameResponses(summaries(file), before);
+    expectMigrated({
+      file: await demoStore({ leagues: ['eng.1'], scale: 0.2 }),
+      version: 7,
+      undo: (db) => db.exec('ALTER TABLE match_summaries DROP COLUMN section_spans'),
+      pick: isSummary,
+      atLeast: 20,
+      check: (db) => expect(wrongSpans(db)).toEqual([]),
+    });
   });
 
   it('give the same responses as scanning, for a row that has none', async () => {

@@ -6,6 +6,8 @@ import type { AnyRoute, PrerenderRequest } from '../../../src/api/route.js';
 import { eachRequest, routePath } from '../../../src/api/route.js';
 import { ROUTES } from '../../../src/api/routes.js';
 import { StoreReader } from '../../../src/store/read/reader.js';
+import { openStore } from '../../../src/store/db.js';
+import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { clock } from './api-store.js';
 import type { Clock } from '../../../src/util/time.js';
@@ -25,6 +27,9 @@ export function renderUrl(store: StoreReader, clock: Clock, url: string): ApiRes
     { store, clock },
   );
 }
+
+/** A summary's URL, in either of its forms. */
+export const isSummary = (url: string) => /\/events\/[^/?]+$|\/summary\?/.test(url);
 
 /**
  * Every pre-rendered response of the store in `file` that `pick` keeps, then the `extra` URLs, as
@@ -48,4 +53,35 @@ export function storeResponses(
 export function expectSameResponses(after: Map<string, string>, before: Map<string, string>): void {
   expect([...after.keys()]).toEqual([...before.keys()]);
   for (const [url, body] of before) expect(after.get(url), url).toBe(body);
+}
+
+/**
+ * The store in `file` taken back to schema `version` by `undo` (dropping what that version did not
+ * have yet), then opened for writing, which migrates it. The reader refuses it in between; after it,
+ * `check` holds on the migrated file and the responses `pick` keeps (at least `atLeast` of them) are
+ * byte for byte what they were.
+ */
+export function expectMigrated(opts: {
+  file: string;
+  version: number;
+  undo: (db: Database.Database) => void;
+  pick?: (url: string) => boolean;
+  atLeast: number;
+  check?: (db: Database.Database) => void;
+}): void {
+  const { file, version } = opts;
+  const before = storeResponses(file, opts.pick);
+  expect(before.size).toBeGreaterThan(opts.atLeast);
+  const db = new Database(file);
+  opts.undo(db);
+  db.pragma(`user_version = ${version}`);
+  db.close();
+  expect(() => StoreReader.open(file)).toThrow(new RegExp(`schema version ${version}\\b`));
+  openStore(file).close();
+  if (opts.check) {
+    const after = new Database(file, { readonly: true });
+    opts.check(after);
+    after.close();
+  }
+  expectSameResponses(storeResponses(file, opts.pick), before);
 }
