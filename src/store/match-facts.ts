@@ -1,7 +1,7 @@
 /**
  * Schema 9, a match's facts: the two things a summary reads of its match's record (the provider,
- * whether a competitor has statistics), stored beside it. Read out of the record's text, they took a
- * summary answer a sixth of its time.
+ * whether a competitor has statistics), stored beside it. Read out of the record's text (SQLite parsed
+ * it three times), they took 16–22 µs of a 129–141 µs summary answer; from the columns, 2.7 µs.
  */
 import type { DB } from './db.js';
 import { insertColumns } from './row-layout.js';

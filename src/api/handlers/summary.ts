@@ -170,9 +170,7 @@ export function leaguePlayCounts(store: StoreReader, league: string): (eventId: 
 
 export function plays(store: StoreReader, league: string, eventId: string, q: PlaysQuery): HandlerResult {
   const state = requireMatchState(store, league, eventId);
-  const page = store.plays.page(league, eventId, q.important, q.limit, pageOffset(q.page, q.limit));
-  const { count } = page;
-  const items = new RawJson(['[', page.plays, ']']);
+  const { count, plays: slice } = store.plays.page(league, eventId, q.important, q.limit, pageOffset(q.page, q.limit));
   return {
     body: {
       count,
@@ -181,7 +179,7 @@ export function plays(store: StoreReader, league: string, eventId: string, q: Pl
       pageCount: pageCount(count, q.limit),
       dataSource: 'database',
       importantOnly: q.important,
-      items,
+      items: new RawJson(['[', slice, ']']),
     },
     live: state === 'in',
   };
