@@ -104,7 +104,7 @@ describe("a stream's important plays", () => {
           '2026-03-22T15:05:00Z',
         ),
       )();
-    // One reader throughout: what it keeps decoded must not outlive the stored stream.
+    // One reader throughout, as a server keeps one: nothing it read before may outlive the stored stream.
     const store = new StoreReader(db);
     const page = () => store.read(() => store.plays.page(row.league, row.id, true, 1000, 0));
     const before = page();

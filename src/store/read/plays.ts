@@ -7,35 +7,23 @@
 import type { DB } from '../db.js';
 import { spanAt, streamSize, unpackBytes } from '../blob.js';
 
-interface Stream {
-  /** The stored, compressed array: a row that holds other bytes is another stream. */
-  packed: Buffer;
-  /** The array as UTF-8 bytes. */
-  bytes: Buffer;
-  /** Where each play ends in `bytes` (store/blob.ts packEnds). */
-  ends: Buffer;
-  count: number;
-}
-
 interface Row {
   packed: Buffer | null;
   ends: Buffer | null;
   count: number;
 }
 
-/**
- * Pages of one match are read back to back (a build renders them in a row): keep its two streams
- * decoded. No more: a kept stream outlives the young generation, and once dropped its bytes wait for a
- * full collection. With eight kept, a scale-4 build's peak RSS was 15–25 MiB higher, for 11 fewer
- * inflations of 6,133 (scale 1).
- */
-const KEPT = 2;
-
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Nothing is kept decoded between pages. A build reads each stream for two pages in a row, and
+ * keeping the last two decoded saved one inflation in two (0.22 s of CPU at demo scale 1: 179 MB of
+ * plays inflate at ~800 MB/s), but a kept stream outlives the young generation, and once dropped
+ * its bytes wait in the render worker's malloc arena for a full collection: the full build's peak
+ * RSS was 234–247 MiB at scale 4 and 250–257 at scale 8 with two kept, 205–207 and 215–219 without.
+ */
 export class PlayQueries {
   private readonly s;
-  private readonly decoded = new Map<string, Stream>();
 
   constructor(db: DB) {
     this.s = {
@@ -49,25 +37,6 @@ export class PlayQueries {
         'SELECT match_id AS id, count AS plays, important FROM play_streams INDEXED BY play_counts WHERE league_slug = ?',
       ),
     };
-  }
-
-  private stream(league: string, match: string, important: boolean): Stream | null {
-    const row = (important ? this.s.important : this.s.all).get(league, match) as Row | undefined;
-    if (!row?.packed || !row.ends) return null;
-    const key = `${league}\0${match}\0${important ? 'i' : 'a'}`;
-    const hit = this.decoded.get(key);
-    // The stored bytes name exactly what is decoded: a changed store misses.
-    if (hit?.packed.equals(row.packed)) return hit;
-    const stream = {
-      packed: row.packed,
-      bytes: unpackBytes(row.packed, streamSize(row.ends)),
-      ends: row.ends,
-      count: row.count,
-    };
-    this.decoded.delete(key);
-    if (this.decoded.size >= KEPT) this.decoded.delete(this.decoded.keys().next().value!);
-    this.decoded.set(key, stream);
-    return stream;
   }
 
   /** How many plays (and important ones) every match of a league with a stream has, in one query. */
@@ -89,11 +58,12 @@ export class PlayQueries {
     limit: number,
     offset: number,
   ): { count: number; plays: Buffer } {
-    const s = this.stream(league, match, important);
-    if (!s) return { count: 0, plays: EMPTY };
-    const last = Math.min(s.count, offset + limit) - 1;
-    if (offset > last) return { count: s.count, plays: EMPTY };
-    return { count: s.count, plays: s.bytes.subarray(spanAt(s.ends, offset)![0], spanAt(s.ends, last)![1]) };
+    const row = (important ? this.s.important : this.s.all).get(league, match) as Row | undefined;
+    if (!row?.packed || !row.ends) return { count: 0, plays: EMPTY };
+    const last = Math.min(row.count, offset + limit) - 1;
+    if (offset > last) return { count: row.count, plays: EMPTY };
+    const bytes = unpackBytes(row.packed, streamSize(row.ends));
+    return { count: row.count, plays: bytes.subarray(spanAt(row.ends, offset)![0], spanAt(row.ends, last)![1]) };
   }
 
   exists(league: string, match: string): boolean {
