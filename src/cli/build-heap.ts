@@ -26,12 +26,20 @@ import { POOL_AFTER } from '../publish/write-release.js';
  * V8's parallel and concurrent collector threads only competed with them: without those the full
  * build took 10.62 → 10.04 s at scale 4 and 3.39 → 3.25 s at scale 1 (medians of 3 interleaved),
  * for 10–20 MB more peak RSS at scale 4 (~260 → 267–281 MB).
+ *
+ * `--max-inlined-bytecode-size-cumulative=300` (V8's default is 920): in a full build at demo scale 1,
+ * TurboFan's compiler threads took ~18 % of the CPU (perf): each of the three isolates compiles the
+ * same code, and the plan's functions, deoptimized as each route brings objects of new shapes, were
+ * compiled 4–6 times each, ~50 ms apiece with what they inline. Less inlining makes each compile
+ * cheaper: 3.32 → 3.16 s at scale 1 (means of 5 interleaved), 9.22 → 9.17 s at scale 4 (of 3), where
+ * compiling is a smaller part. 150, no inlining, or a later tier-up (`--interrupt-budget`) were no faster.
  */
 export const BUILD_HEAP_FLAGS = [
   '--max-old-space-size=128',
   '--max-semi-space-size=4',
   '--initial-old-space-size=32',
   '--single-threaded-gc',
+  '--max-inlined-bytecode-size-cumulative=300',
 ];
 
 /**
