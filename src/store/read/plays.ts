@@ -19,8 +19,8 @@ const EMPTY = Buffer.alloc(0);
  * Nothing is kept decoded between pages. A build reads each stream for two pages in a row, and
  * keeping the last two decoded saved one inflation in two (0.22 s of CPU at demo scale 1: 179 MB of
  * plays inflate at ~800 MB/s), but a kept stream outlives the young generation, and once dropped
- * its bytes wait in the render worker's malloc arena for a full collection: the full build's peak
- * RSS was 234–247 MiB at scale 4 and 250–257 at scale 8 with two kept, 205–207 and 215–219 without.
+ * its bytes wait in the render worker's malloc arena for a full collection. A full build's peak RSS
+ * at demo scale 1 / 4 / 8, with two kept: 216 / 235–242 / 254 MiB; without: 198–199 / 206–207 / 218.
  */
 export class PlayQueries {
   private readonly s;
