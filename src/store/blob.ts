@@ -44,6 +44,28 @@ export function packEnds(byteLengths: readonly number[]): Buffer {
   return ends;
 }
 
+const OPEN_BRACKET = '['.charCodeAt(0);
+const COMMA = ','.charCodeAt(0);
+const CLOSE_BRACKET = ']'.charCodeAt(0);
+
+/**
+ * Records as a stream is stored: one JSON array of them, separated by single commas (the bytes a
+ * page slices), and where each ends in it (`packEnds`). Not yet compressed.
+ */
+export function streamOf(records: readonly Uint8Array[]): { bytes: Buffer; ends: Buffer } {
+  const ends = packEnds(records.map((r) => r.length));
+  const bytes = Buffer.allocUnsafe(streamSize(ends)!);
+  bytes[0] = OPEN_BRACKET;
+  let at = 1;
+  records.forEach((r, i) => {
+    if (i) bytes[at++] = COMMA;
+    bytes.set(r, at);
+    at += r.length;
+  });
+  bytes[at] = CLOSE_BRACKET;
+  return { bytes, ends };
+}
+
 /** The span [start, end) of element `i` from `packEnds`' offsets, or undefined past the end. */
 export function spanAt(ends: Buffer, i: number): [number, number] | undefined {
   if (i < 0 || 4 * i >= ends.length) return undefined;

@@ -5,13 +5,9 @@
  * without reading its plays).
  */
 
-import { packEnds, packJson, spanAt, streamSize, unpackBytes } from './blob.js';
+import { packJson, spanAt, streamOf, streamSize, unpackBytes } from './blob.js';
 
 type Flag = [id: string, flagged: number];
-
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
 
 /** The stream's `[[id, flagged], …]`, and whether one of them is important given the summary's key events. */
 function importance(flagsJson: string, keyEventIds: string | null) {
@@ -50,12 +46,8 @@ export function importantStream(
     const [start, end] = spanAt(ends, i)!;
     return bytes.subarray(start, end);
   });
-  const json = Buffer.concat([OPEN, ...records.flatMap((r, i) => (i ? [COMMA, r] : [r])), CLOSE]);
-  return {
-    count: records.length,
-    plays: packJson(json),
-    ends: packEnds(records.map((r) => r.length)),
-  };
+  const stream = streamOf(records);
+  return { count: records.length, plays: packJson(stream.bytes), ends: stream.ends };
 }
 
 /** A stored stream's columns, as the writer and the migration to schema 10 read them. */

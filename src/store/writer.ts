@@ -19,7 +19,7 @@ import type {
 } from './records.js';
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
-import { packEnds, packJson, packSpans, unpackJson } from './blob.js';
+import { packJson, packSpans, streamOf, unpackJson } from './blob.js';
 import type { ChangeKind } from './snapshots.js';
 import { writerStatements } from './writer-statements.js';
 import { eventText } from './shape/event.js';
@@ -196,9 +196,8 @@ export class StoreWriter {
     if (this.s.streamHash.get(league, matchId) === hash) return 0;
     // The stream as one JSON array (the bytes the API splices), with each play's id and flag, and
     // where each play ends in it, beside it.
-    const bytes = Buffer.from(`[${json.join(',')}]`, 'utf8');
+    const { bytes, ends } = streamOf(json.map((j) => Buffer.from(j, 'utf8')));
     const flags = JSON.stringify(plays.map((p) => [p.id, isFlagged(p) ? 1 : 0]));
-    const ends = packEnds(json.map((j) => Buffer.byteLength(j)));
     const keyEvents = (this.s.keyEventsOf.get(league, matchId) as string | undefined) ?? null;
     const key = importantStream(bytes, ends, flags, keyEvents);
     const head = [league, matchId, plays.length, key.count, complete ? 1 : 0, hash, now, this.snapshot];

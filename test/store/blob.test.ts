@@ -4,7 +4,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { packEnds, packJson, packSpans, spansOf, streamSize, summarySize, unpackBytes } from '../../src/store/blob.js';
+import {
+  packEnds,
+  packJson,
+  packSpans,
+  spanAt,
+  spansOf,
+  streamOf,
+  streamSize,
+  summarySize,
+  unpackBytes,
+} from '../../src/store/blob.js';
 import { arraySpans } from '../../src/util/json-spans.js';
 
 const json = fc.jsonValue({ maxDepth: 3 });
@@ -26,6 +36,19 @@ describe('stored blob sizes', () => {
         const bytes = utf8(plays);
         const ends = packEnds(arraySpans(bytes).map(([start, end]) => end - start));
         expect(streamSize(ends)).toBe(bytes.length);
+      }),
+    );
+  });
+
+  it('a stream made of records is the JSON array of them, each record sliced back out by its stored end', () => {
+    fc.assert(
+      fc.property(fc.array(json), (plays) => {
+        const { bytes, ends } = streamOf(plays.map(utf8));
+        expect(bytes.equals(utf8(plays))).toBe(true);
+        plays.forEach((p, i) => {
+          const [start, end] = spanAt(ends, i)!;
+          expect(bytes.subarray(start, end).equals(utf8(p))).toBe(true);
+        });
       }),
     );
   });
