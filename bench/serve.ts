@@ -8,7 +8,8 @@
  *   node --import tsx bench/serve.ts [--db F --dist D] [--requests 2000] [--seconds 6] [--rounds 3] [--without nginx,wrk]
  *
  * Saturated rates are the median of `--rounds` runs per target, the targets taken in turn in each
- * round: a single 6 s run of one server then another varied by ±7 % from run to run on 2 cores.
+ * round: a single 6 s run of one server then another varied by ±7 % from run to run on 2 cores. The
+ * paced runs take rounds the same way, and the p99 judged is the round with the median p99.
  *
  * Without a store at --db (or a build at --dist) a scale-1 demo store and its build are made first.
  */
