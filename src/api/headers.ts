@@ -2,7 +2,6 @@
  * Response headers the render core owns, so a pre-rendered file and a dynamic answer carry the
  * same ones: content type, caching, CORS and the strong ETag with its conditional-GET matching.
  */
-import { contentHash } from '../util/hash.js';
 import type { CacheClass } from './route.js';
 
 export const ALLOW = 'GET, HEAD, OPTIONS';
@@ -47,11 +46,6 @@ export function cacheControl(cache: CacheClass, status: number, live: boolean): 
 export function describeCachePolicy(cache: CacheClass): string {
   const { value, whileLive } = CACHE_POLICY[cache];
   return whileLive ? `\`${whileLive}\` while the response holds a live match, else \`${value}\`` : `\`${value}\``;
-}
-
-/** A strong validator: the quoted content hash of the exact body bytes. */
-export function etagOf(body: Buffer): string {
-  return `"${contentHash(body)}"`;
 }
 
 /** If-None-Match: a comma list of entity tags (weak ones compared by their opaque part) or `*`. */

@@ -3,7 +3,8 @@
  * files, the CDN emulator, the Netlify Function: the strong ETag of a 200, `If-None-Match` → 304,
  * and HEAD. `Content-Length` is the transport's: it knows the bytes it sends (after compression).
  */
-import { CORS, JSON_TYPE, etagOf, ifNoneMatch } from './headers.js';
+import { etagOf } from './etag.js';
+import { CORS, JSON_TYPE, ifNoneMatch } from './headers.js';
 import { serializeWithRaw } from './raw-json.js';
 
 export interface ApiResponse {

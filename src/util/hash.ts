@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** Content hash used for change detection in the store and for ETags. */
+/** The store's content hash, by which a sync tells a changed record from an unchanged one. ETags: api/etag.ts. */
 export function contentHash(...parts: Array<string | Buffer>): string {
   const h = createHash('sha1');
   for (const p of parts) {
