@@ -1,7 +1,8 @@
 /**
  * The Netlify Function's bundle (CONTRACT §7): the store it answers from (netlify.toml
  * `included_files`), the compiled code it imports, and the packages that code needs at run time —
- * better-sqlite3 with its native module, shipped as installed (`external_node_modules`), and zod.
+ * better-sqlite3 with its native module, shipped as installed (`external_node_modules`), zod and
+ * hash-wasm (the ETag's hash).
  * Netlify refuses a function over 250 MB unzipped. The estimate counts whole package directories,
  * so it errs on the large side: a build that passes it deploys.
  */
@@ -14,7 +15,7 @@ export const FUNCTION_LIMIT_BYTES = 250_000_000;
 /** The CLI's bundle of the compiled tree (scripts/bundle.mjs): netlify.toml leaves it out of the function. */
 export const CLI_BUNDLE = 'build/bundle';
 /** What the function's code imports from node_modules at run time. */
-const RUNTIME_PACKAGES = ['better-sqlite3', 'zod'];
+export const RUNTIME_PACKAGES: readonly string[] = ['better-sqlite3', 'zod', 'hash-wasm'];
 
 export interface FunctionSize {
   store: number;

@@ -9,10 +9,12 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { summaryLine } from '../../src/cli/commands/build.js';
 import { currentRelease } from '../../src/publish/release.js';
+import * as esbuild from 'esbuild';
 import {
   CLI_BUNDLE,
   FUNCTION_LIMIT_BYTES,
   FunctionTooLarge,
+  RUNTIME_PACKAGES,
   functionBundleSize,
 } from '../../src/publish/function-size.js';
 import { ROOT, tempDir } from '../helpers/store.js';
@@ -33,11 +35,31 @@ describe('the fallback function bundle', () => {
   it('counts the store, the compiled code and the packages the code needs', () => {
     const size = functionBundleSize(small);
     expect(size.store).toBe(fs.statSync(small).size);
-    // better-sqlite3 with its native module, and zod.
+    // better-sqlite3 with its native module, zod and hash-wasm.
     expect(size.packages).toBeGreaterThan(2_000_000);
     expect(size.code).toBeGreaterThan(100_000);
     expect(size.total).toBe(size.store + size.code + size.packages);
     expect(functionBundleSize(large).total - size.total).toBe(300_000_000 - size.store);
+  });
+
+  it('counts every package the function and the compiled code it imports load at run time', async () => {
+    const out = await esbuild.build({
+      entryPoints: [path.join(ROOT, 'netlify/functions/fds.mjs')],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const imported = Object.values(out.metafile.outputs).flatMap((o) =>
+      o.imports.filter((i) => i.external && !i.path.startsWith('node:')).map((i) => i.path),
+    );
+    const packageOf = (spec: string) => /^(@[^/]+\/)?[^/]+/.exec(spec)![0];
+    const packages = new Set(imported.map(packageOf));
+    expect(packages.size).toBeGreaterThan(0);
+    expect([...packages].filter((name) => !RUNTIME_PACKAGES.includes(name))).toEqual([]);
   });
 
   it("counts the compiled tree the function ships, not the CLI's bundle of it, which netlify.toml leaves out", () => {
