@@ -1,6 +1,7 @@
 /**
  * Response headers the render core owns, so a pre-rendered file and a dynamic answer carry the
- * same ones: content type, caching, CORS and the strong ETag with its conditional-GET matching.
+ * same ones: content type, caching, CORS, and conditional-GET matching against the strong ETag
+ * (made in etag.ts).
  */
 import type { CacheClass } from './route.js';
 
