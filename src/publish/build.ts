@@ -37,7 +37,7 @@ import {
 } from './release.js';
 import type { ReleaseLayout } from './release.js';
 import { Recycler, discardedFiles, lineageBase, writeLineage } from './recycle.js';
-import { makeSpare } from './spare.js';
+import { SpareCopy } from './spare.js';
 import type { BuildScope } from './scope.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, checkBudget, checkFallback, isFunction } from './rule-settings.js';
 import type { RuleStats } from './rules.js';
@@ -163,6 +163,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const layout = releaseLayout(opts.out, fs);
   const unlock = acquireLock(layout);
   let temp: string | null = null;
+  let spare: SpareCopy | null = null;
   try {
     cleanStale(layout);
     const previous = currentRelease(layout.out, fs);
@@ -195,6 +196,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;
       const recycler = previous && !opts.full ? takeTree(layout, previous, scope, keep) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
+      // Made from nothing: the next build would have no tree to start from but a copy of this one.
+      spare = recycler ? null : new SpareCopy(layout, WRITTEN_ANEW);
       const written = await writeRelease(
         store,
         temp,
@@ -207,6 +210,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         opts,
         fs,
         recycler,
+        spare,
       );
       const auxSame = aux.map((f) => written.placer.keepIfSame(f)).every(Boolean);
       const { counts } = written;
@@ -214,11 +218,14 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         !!previous && !opts.full && counts.added + counts.changed + written.deleted === 0 && auxSame;
       let release: string;
       if (nothingChanged) {
+        await spare?.discard();
+        spare = null;
         if (recycler) await recycler.giveBack();
         else fs.rmSync(temp, { recursive: true, force: true });
         fs.rmSync(carryDir(temp), { recursive: true, force: true });
         release = previous;
       } else {
+        await spare?.settled();
         release = publish(layout, temp);
         fs.rmSync(carryDir(release), { recursive: true, force: true });
         fs.renameSync(carryDir(temp), carryDir(release));
@@ -226,8 +233,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
         recycler?.published();
         pruneReleases(layout, keep);
-        // Made from nothing: the next build would have no tree to start from but this one's copy.
-        if (!recycler) await makeSpare(layout, release, WRITTEN_ANEW);
+        await spare?.keep(release);
+        spare = null;
       }
       await recycler?.discarded;
       temp = null;
@@ -255,6 +262,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       restoreCache();
     }
   } finally {
+    await spare?.discard();
     if (temp) {
       fs.rmSync(temp, { recursive: true, force: true });
       fs.rmSync(`${temp}-rules`, { recursive: true, force: true });

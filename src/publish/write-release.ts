@@ -25,6 +25,7 @@ import type { PlanGroup, PlanItem, PlannedFile } from './plan.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import { jobOf, runJob } from './render-job.js';
 import { launchPool } from './render-pool.js';
+import type { SpareCopy } from './spare.js';
 import os from 'node:os';
 import { MANIFEST_FILE, carryDir } from './release.js';
 import { RulePlanner } from './rules.js';
@@ -68,6 +69,7 @@ export async function writeRelease(
   opts: BuildOptions,
   fs: OutputFs,
   recycler: Recycler | null,
+  spare: SpareCopy | null = null,
 ) {
   // One file per line, counted without reading the lines — only for whoever shows progress: the
   // count reads the whole manifest (45 MB at demo scale 4) before the build starts, and what the
@@ -325,6 +327,8 @@ export async function writeRelease(
   if (listed) rewritten.push(...placer.copied, ...recycled);
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
+  // Every response file is in place: the spare's links are made while the rest is written.
+  if (!counts.failed) spare?.start(temp);
   const ruleStats = rules.finish(temp, carryDir(temp));
   ranges.finish(carryDir(temp), fs);
   await Promise.all([manifest.done(), rules.spooled()]);

@@ -218,6 +218,31 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     await expectSameAsFullBuild(db, out);
   });
 
+  it('keep the spare there was, and leave no half-made one, when a full build fails after its files are in place', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    const release = currentRelease(out)!;
+    const before = treeState(out);
+    const spare = spareDir(releaseLayout(out));
+    const spareInode = inode(spare);
+    // The rules are written after every response file, while the spare's links are made.
+    const failing = {
+      ...fs,
+      openSync: (file: fs.PathLike, ...rest: unknown[]) => {
+        if (String(file).endsWith('_redirects')) throw Object.assign(new Error('no space left'), { code: 'ENOSPC' });
+        return (fs.openSync as (...a: unknown[]) => number)(file, ...rest);
+      },
+    } as unknown as OutputFs;
+    const err = await buildInto(db, out, { full: true, fs: failing }).catch((e: unknown) => e);
+    expect(String(err)).toContain('no space left');
+    expect(currentRelease(out)).toBe(release);
+    expect(treeState(out)).toEqual(before);
+    expect(inode(spare)).toBe(spareInode);
+    expect(lineageLines(spare)).toEqual([`from ${path.basename(release)}`]);
+    expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+  });
+
   it('leave no spare where files cannot be hard-linked, rather than a copy of every file', async () => {
     const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
     await syncAt(db, noon, false);
