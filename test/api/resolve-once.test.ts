@@ -25,18 +25,26 @@ vi.mock('../../src/api/query.js', async (importOriginal) => {
   };
 });
 
-/** Spy on every field schema of a route: each `safeParse` is one validation of one parameter. */
-function spyFields(route: AnyRoute) {
-  const fields = { ...route.params, ...route.query } as unknown as Record<
-    string,
-    { schema: { safeParse: () => unknown } }
-  >;
-  const spies = Object.entries(fields).map(([name, f]) => [name, vi.spyOn(f.schema, 'safeParse')] as const);
+/** Every validation of a route's parameters, by parameter name (each `validate` call validates its fields). */
+const validated = vi.hoisted(() => new Map<string, number>());
+vi.mock('../../src/api/route.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/api/route.js')>();
   return {
-    counts: () => Object.fromEntries(spies.map(([name, spy]) => [name, spy.mock.calls.length])),
-    restore: () => {
-      for (const [, spy] of spies) spy.mockRestore();
+    ...original,
+    validate: (...args: Parameters<typeof original.validate>) => {
+      for (const name of Object.keys(args[0])) validated.set(name, (validated.get(name) ?? 0) + 1);
+      return original.validate(...args);
     },
+  };
+});
+
+/** Validations counted from now on, of the parameters `route` declares. */
+function spyFields(route: AnyRoute) {
+  validated.clear();
+  const names = Object.keys({ ...route.params, ...route.query });
+  return {
+    counts: () => Object.fromEntries(names.map((name) => [name, validated.get(name) ?? 0])),
+    restore: () => validated.clear(),
   };
 }
 
