@@ -158,6 +158,9 @@ const header = [
   'files/s',
   `cp -r s (median of ${CP_RUNS})`,
   'build ÷ cp',
+  // The fastest copy is the one that only copied memory (none of the disk's writeback waited on):
+  // the ratio the ≤ 2.0 goal does not hold against, shown so that every run says so.
+  'build ÷ fastest cp',
   'no-change s',
   'peak RSS MiB',
   `RSS, ${HEAP_CAP_MIB} MiB heap`,
@@ -210,6 +213,7 @@ for (const scale of values.scales!.split(',').map(Number)) {
     fs.rmSync(copy, { recursive: true, force: true });
   }
   const cp = copies.sort((a, b) => a - b)[CP_RUNS >> 1]!;
+  const fastestCp = copies[0]!;
   const again = buildInChild(db, out);
   const fullOwn = full.summary.seconds;
   loopRows.push([String(scale), 'full build', '', '', '', s(fullOwn), String(full.summary.rendered)]);
@@ -282,6 +286,7 @@ for (const scale of values.scales!.split(',').map(Number)) {
     String(Math.round(full.summary.files / full.seconds)),
     s(cp),
     s(full.seconds / cp),
+    s(full.seconds / fastestCp),
     s(again.seconds),
     [full, again].map((m) => m.rssMiB.toFixed(0)).join('/'),
     capped.rssMiB.toFixed(0),
