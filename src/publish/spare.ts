@@ -47,18 +47,20 @@ export class SpareCopy {
   /** Make the copy the spare of `release`, the tree as published, replacing any spare there was. */
   async keep(release: string): Promise<void> {
     const { fs } = this.layout;
-    const complete = (await this.copying) ?? false;
+    const complete = await this.copying;
     const spare = spareDir(this.layout);
     fs.rmSync(lineageFile(spare), { force: true });
     fs.rmSync(spare, { recursive: true, force: true });
     try {
-      if (!complete) throw new Error('no spare');
-      fs.renameSync(this.temp, spare);
-      writeLineage(spare, { base: release, written: [], removed: [] }, fs);
+      if (complete) {
+        fs.renameSync(this.temp, spare);
+        writeLineage(spare, { base: release, written: [], removed: [] }, fs);
+        return;
+      }
     } catch {
-      fs.rmSync(this.temp, { recursive: true, force: true });
       fs.rmSync(spare, { recursive: true, force: true });
     }
+    fs.rmSync(this.temp, { recursive: true, force: true });
   }
 
   /** The build published nothing, or failed: no spare of it. */

@@ -144,9 +144,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('leave beside a full build a spare, a copy of it the first incremental build starts from', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
+    const { db, out } = await releases(0);
     const first = currentRelease(out)!;
     const before = treeState(out);
     const spare = spareDir(releaseLayout(out));
@@ -219,9 +217,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('keep the spare there was, and leave no half-made one, when a full build fails after its files are in place', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
+    const { db, out } = await releases(0);
     const release = currentRelease(out)!;
     const before = treeState(out);
     const spare = spareDir(releaseLayout(out));
