@@ -197,7 +197,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       const recycler = previous && !opts.full ? takeTree(layout, previous, scope, keep) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
       // Made from nothing: the next build would have no tree to start from but a copy of this one.
-      spare = recycler ? null : new SpareCopy(layout, WRITTEN_ANEW);
+      spare = recycler ? null : new SpareCopy(layout);
       const written = await writeRelease(
         store,
         temp,
@@ -218,14 +218,13 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         !!previous && !opts.full && counts.added + counts.changed + written.deleted === 0 && auxSame;
       let release: string;
       if (nothingChanged) {
-        await spare?.discard();
+        spare?.discard();
         spare = null;
         if (recycler) await recycler.giveBack();
         else fs.rmSync(temp, { recursive: true, force: true });
         fs.rmSync(carryDir(temp), { recursive: true, force: true });
         release = previous;
       } else {
-        await spare?.settled();
         release = publish(layout, temp);
         fs.rmSync(carryDir(release), { recursive: true, force: true });
         fs.renameSync(carryDir(temp), carryDir(release));
@@ -233,7 +232,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
         recycler?.published();
         pruneReleases(layout, keep);
-        await spare?.keep(release);
+        spare?.keep(release);
         spare = null;
       }
       await recycler?.discarded;
@@ -262,7 +261,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       restoreCache();
     }
   } finally {
-    await spare?.discard();
+    spare?.discard();
     if (temp) {
       fs.rmSync(temp, { recursive: true, force: true });
       fs.rmSync(`${temp}-rules`, { recursive: true, force: true });

@@ -15,8 +15,6 @@ export interface TreeCopy {
   to: string;
   /** Paths (relative, with `/`) not carried over: files every build writes anew. */
   skip: readonly string[];
-  /** Copy a file that cannot be linked (default); false fails instead, for a copy that is only worth it as links. */
-  copyUnlinkable?: boolean;
 }
 
 /**
@@ -24,7 +22,7 @@ export interface TreeCopy {
  * at its path is left: the build put it there. Where a link fails (a file system without hard links)
  * the file is copied. Returns the copied files: new inodes, which the release's lineage must list.
  */
-export function linkTree({ from, to, skip, copyUnlinkable = true }: TreeCopy, fs: OutputFs = nodeFs): string[] {
+export function linkTree({ from, to, skip }: TreeCopy, fs: OutputFs = nodeFs): string[] {
   const skipped = new Set(skip);
   const copied: string[] = [];
   const walk = (rel: string) => {
@@ -36,7 +34,7 @@ export function linkTree({ from, to, skip, copyUnlinkable = true }: TreeCopy, fs
       if (entry.isDirectory()) walk(name);
       else if (
         !skipped.has(name) &&
-        !carry(path.join(src, entry.name), path.join(dst, entry.name), copyUnlinkable, fs)
+        !carry(path.join(src, entry.name), path.join(dst, entry.name), fs)
       ) {
         copied.push(name);
       }
@@ -47,13 +45,12 @@ export function linkTree({ from, to, skip, copyUnlinkable = true }: TreeCopy, fs
 }
 
 /** True when linked (or already there), false when copied. */
-function carry(src: string, dst: string, copyUnlinkable: boolean, fs: OutputFs): boolean {
+function carry(src: string, dst: string, fs: OutputFs): boolean {
   try {
     fs.linkSync(src, dst);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return true;
-    if (!copyUnlinkable) throw err;
   }
   try {
     fs.copyFileSync(src, dst, nodeFs.constants.COPYFILE_EXCL);

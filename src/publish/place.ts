@@ -31,12 +31,15 @@ export class FilePlacer {
     private readonly fs: OutputFs = nodeFs,
     /** What the release starts as (recycle.ts): a recycled one or a copy has files standing where they are until replaced. */
     start: ReleaseStart = 'empty',
+    /** Where every file placed is also hard-linked, the spare of a release made from nothing (spare.ts). */
+    private readonly spare: string | null = null,
   ) {
     this.recycled = start !== 'empty';
     this.dirsStand = start !== 'copying';
   }
 
   private readonly recycled: boolean;
+  private spareFailed = false;
   /** Whether a file the release is known to have stands in a directory that exists (not so while a copy is linked). */
   private readonly dirsStand: boolean;
 
@@ -104,7 +107,7 @@ export class FilePlacer {
     if (this.previous && known) {
       existed = true;
       if (this.reuse && known.etag === etag && known.bytes === body.length && (await this.link(file, target, recycled)))
-        return 'unchanged';
+        return this.spared(file, target, 'unchanged');
     } else if (this.previous) {
       const old = path.join(this.previous, file);
       const st = await this.fs.promises.stat(old).catch(() => undefined);
@@ -116,7 +119,7 @@ export class FilePlacer {
         (await this.fs.promises.readFile(old)).equals(body) &&
         (await this.link(file, target, recycled))
       ) {
-        return 'unchanged';
+        return this.spared(file, target, 'unchanged');
       }
     }
     if (this.recycled) {
@@ -129,7 +132,29 @@ export class FilePlacer {
         throw err;
       }
     }
-    return existed ? 'changed' : 'added';
+    return this.spared(file, target, existed ? 'changed' : 'added');
+  }
+
+  /**
+   * Whether the spare lost a file: a link failed (a file system without hard links), so it is not
+   * a copy of the release and must not be kept.
+   */
+  get spareLost(): boolean {
+    return this.spareFailed;
+  }
+
+  /** Link a file just placed into the spare too, as it is placed: the links cost the build no pass of their own. */
+  private async spared(file: string, target: string, placed: Placed): Promise<Placed> {
+    if (!this.spare || this.spareFailed) return placed;
+    const copy = path.join(this.spare, file);
+    try {
+      await this.ensureDir(path.dirname(copy));
+      await this.linkFile(target, copy);
+    } catch {
+      // Best effort: where files cannot be linked a copy would double the disk the releases take.
+      this.spareFailed = true;
+    }
+    return placed;
   }
 
   private async link(file: string, target: string, recycled: RecycledFile | null = null): Promise<boolean> {

@@ -23,6 +23,8 @@ export interface WorkerSetup {
   reuse: boolean;
   /** What the release started as (recycle.ts). */
   start: ReleaseStart;
+  /** Where each file placed is linked too (spare.ts), or null. */
+  spare: string | null;
   /** The build's clock, an instant (responses render with the store's snapshot time). */
   clock: string;
   /** The store as the build sees it (SnapshotQueries.state): a worker that sees another renders nothing. */
@@ -66,7 +68,7 @@ interface Slot {
 /** What a worker says: it has loaded (and whether it renders), or a batch's results, or that it rendered none of it. */
 export type WorkerMessage =
   | { ready: boolean }
-  | { batch: number; results: Array<JobResult | null> }
+  | { batch: number; results: Array<JobResult | null>; spareLost: boolean }
   | { batch: number; stale: true };
 
 export class RenderPool {
@@ -79,6 +81,7 @@ export class RenderPool {
   /** Batches a worker did not render, rendered here one job after another. */
   private rerun: Promise<void> = Promise.resolve();
   private seq = 0;
+  private lostSpare = false;
   /** Jobs sent that this thread may still take over, latest last. */
   private readonly open: Array<{ job: RenderJob; done: (r: JobResult) => void }> = [];
 
@@ -90,6 +93,11 @@ export class RenderPool {
 
   /** Settles once every worker has said whether it renders, or failed to start (the build never waits for it). */
   started: Promise<void> = Promise.resolve();
+
+  /** Whether a worker failed to link a file it placed into the spare (place.ts). */
+  get spareLost(): boolean {
+    return this.lostSpare;
+  }
 
   /** Workers that have started and render. */
   get size(): number {
@@ -133,9 +141,13 @@ export class RenderPool {
     const sent = this.waiting.get(m.batch)!;
     this.waiting.delete(m.batch);
     slot.busy--;
-    if ('stale' in m) this.renderHere(sent.batch);
+    if ('stale' in m) {
+      this.renderHere(sent.batch);
+      return;
+    }
+    if (m.spareLost) this.lostSpare = true;
     // null: a job this thread took over (and settled itself).
-    else for (const [j, r] of m.results.entries()) if (r) sent.batch.done[j]!(r);
+    for (const [j, r] of m.results.entries()) if (r) sent.batch.done[j]!(r);
   }
 
   private failed(slot: Slot, err: Error): void {
@@ -286,7 +298,7 @@ function takePrestarted(): Worker | null {
 }
 
 /** Where the workers write, as the build's own thread does (place.ts). */
-export type ReleaseSetup = Pick<WorkerSetup, 'release' | 'previous' | 'reuse' | 'start'>;
+export type ReleaseSetup = Pick<WorkerSetup, 'release' | 'previous' | 'reuse' | 'start' | 'spare'>;
 
 /**
  * Render workers, `size` of them at most (fewer when `workers` says so), when they can be: a build

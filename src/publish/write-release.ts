@@ -79,7 +79,7 @@ export async function writeRelease(
   // The files this thread renders are written in it, as a render worker writes its own (place.ts
   // `inThread`): handed to the one libuv thread bin/fds.js gives a small build, they kept this thread
   // waiting (the day step at demo scale 4: ~80 ms idle of ~0.9 s; ~0.06 s less, 11 interleaved pairs, twice).
-  const placer = new FilePlacer(temp, previous, reuse, inThread(fs), recycler?.start ?? 'empty');
+  const placer = new FilePlacer(temp, previous, reuse, inThread(fs), recycler?.start ?? 'empty', spare?.dir ?? null);
   /**
    * Files given a new inode rather than the published one's: the new release's lineage (recycle.ts).
    * A lineage without a base lists none, so a full build does not hold every file's name (10 MB of
@@ -107,7 +107,7 @@ export async function writeRelease(
   const some = scope.kind === 'changes' && scope.changes >= (opts.workerAfter ?? WORKER_AFTER);
   const local = (job: RenderJob) => runJob(job, store, clock, placer);
   const size = many ? os.availableParallelism() : some ? 1 : 0;
-  const where = { release: temp, previous, reuse, start: recycler?.start ?? 'empty' };
+  const where = { release: temp, previous, reuse, start: recycler?.start ?? 'empty', spare: spare?.dir ?? null };
   const pool = size ? launchPool(store, where, clock, opts, { size, takeOver: !many }, local) : null;
   // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
   // it is not planned again unless they cannot be carried over. A segment of the spool whose files
@@ -327,8 +327,7 @@ export async function writeRelease(
   if (listed) rewritten.push(...placer.copied, ...recycled);
   // The assets first: the rules reach the files the release holds.
   copyAssets(temp);
-  // Every response file is in place: the spare's links are made while the rest is written.
-  if (!counts.failed) spare?.start(temp);
+  if (placer.spareLost || pool?.spareLost) spare?.lose();
   const ruleStats = rules.finish(temp, carryDir(temp));
   ranges.finish(carryDir(temp), fs);
   await Promise.all([manifest.done(), rules.spooled()]);

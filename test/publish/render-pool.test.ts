@@ -85,13 +85,14 @@ async function withPool(
     ) => Promise<{ jobs: RenderJob[]; results: JobResult[] }>,
   ) => Promise<void>,
   state?: string,
+  spare: string | null = null,
 ): Promise<string> {
   const reader = StoreReader.open(db);
   reader.db.exec('BEGIN');
   const release = path.join(dir, name);
   fs.mkdirSync(release, { recursive: true });
   const clock = new Date(reader.meta().snapshotAt!).toISOString();
-  const setup = { db, release, previous: null, reuse: false, start: 'empty' as const, clock };
+  const setup = { db, release, previous: null, reuse: false, start: 'empty' as const, spare, clock };
   const pool = RenderPool.launch(1, { ...setup, state: state ?? reader.snapshots.state() }, local, true);
   const settleAll = async (n: number, beforeSettling?: () => Promise<void>) => {
     const jobs = jobsOf(reader, n);
@@ -182,6 +183,56 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     });
     // Each job rendered by exactly one of the two: the worker's written, the build's given to it.
     expect([...byWorker, ...given].sort()).toEqual(filesOf(sent));
+    expect(byWorker.length).toBeGreaterThan(0);
+    expect(filesUnder(release).sort()).toEqual(byWorker.sort());
+  });
+
+  it('links each file it places into the spare as well, the very same inode', async () => {
+    const { local } = localRenders(20);
+    const spare = path.join(dir, 'linked-spare');
+    let byWorker: string[] = [];
+    let lost = true;
+    const release = await withPool(
+      'spared',
+      local,
+      async (pool, settleAll) => {
+        await pool.started;
+        const { jobs, results } = await settleAll(40);
+        byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
+        lost = pool.spareLost;
+      },
+      undefined,
+      spare,
+    );
+    expect(lost).toBe(false);
+    expect(byWorker.length).toBeGreaterThan(0);
+    expect(filesUnder(spare).sort()).toEqual(byWorker.sort());
+    for (const file of byWorker) {
+      expect(fs.statSync(path.join(spare, file)).ino, file).toBe(fs.statSync(path.join(release, file)).ino);
+    }
+  });
+
+  it('tells the build when it could not link a file into the spare, and still places every file it renders', async () => {
+    const { local } = localRenders(20);
+    // No directory can be made under a file: every link into this spare fails.
+    const blocked = path.join(dir, 'a-file');
+    fs.writeFileSync(blocked, '');
+    let byWorker: string[] = [];
+    let lost = false;
+    const release = await withPool(
+      'unspared',
+      local,
+      async (pool, settleAll) => {
+        await pool.started;
+        expect(pool.spareLost).toBe(false);
+        const { jobs, results } = await settleAll(40);
+        byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
+        lost = pool.spareLost;
+      },
+      undefined,
+      path.join(blocked, 'spare'),
+    );
+    expect(lost).toBe(true);
     expect(byWorker.length).toBeGreaterThan(0);
     expect(filesUnder(release).sort()).toEqual(byWorker.sort());
   });
