@@ -2,15 +2,20 @@
  * A plays page is one slice of a stored stream: the match's plays, or its important plays stored
  * beside them. The slice is exactly the page's plays as a JSON array lists them, without its brackets.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import zlib from 'node:zlib';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { packJson, streamOf } from '../../src/store/blob.js';
+import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { demoStore } from '../publish/helpers.js';
 
+let file: string;
 let store: StoreReader;
 let match: { league: string; id: string };
 
 beforeAll(async () => {
-  store = StoreReader.open(await demoStore({ leagues: ['eng.1'] }));
+  file = await demoStore({ leagues: ['eng.1'] });
+  store = StoreReader.open(file);
   // A match with plays, some of them not important, so its important plays skip over plays.
   match = store.db
     .prepare(
@@ -30,6 +35,10 @@ function allPlays(): unknown[] {
   expect(every).toHaveLength(count);
   return every;
 }
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('plays pages from the stored streams', () => {
   it('a page of all plays holds exactly that page', () => {
@@ -59,5 +68,36 @@ describe('plays pages from the stored streams', () => {
       expect(plays.length).toBe(0);
       expect(count).toBeGreaterThan(0);
     }
+  });
+
+  it('decodes a stream once for two pages of it read one after the other, as a build reads them', () => {
+    const inflate = vi.spyOn(zlib, 'inflateRawSync');
+    const first = store.plays.page(match.league, match.id, false, 100, 0);
+    const again = store.plays.page(match.league, match.id, false, 300, 0);
+    expect(inflate).toHaveBeenCalledTimes(1);
+    expect(again.plays.equals(first.plays)).toBe(true);
+    // Taken once: a third read decodes it again.
+    store.plays.page(match.league, match.id, false, 100, 0);
+    expect(inflate).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers a page from the stream stored now, not from the one decoded for the page before, when a sync replaced it in between', () => {
+    // Another stream read first, so the one read next is decoded and kept, whatever came before.
+    store.plays.page(match.league, match.id, true, 2, 0);
+    const before = store.plays.page(match.league, match.id, false, 2, 0);
+    expect(before.count).toBeGreaterThan(2);
+    const replacement = [{ id: 'a', text: 'replaced' }, { id: 'b', text: 'too' }];
+    const { bytes, ends } = streamOf(replacement.map((p) => Buffer.from(JSON.stringify(p))));
+    const writer = openStore(file);
+    try {
+      writer
+        .prepare('UPDATE play_streams SET plays = ?, ends = ?, count = ? WHERE league_slug = ? AND match_id = ?')
+        .run(packJson(bytes), ends, replacement.length, match.league, match.id);
+    } finally {
+      writer.close();
+    }
+    const after = store.plays.page(match.league, match.id, false, 2, 0);
+    expect(after.count).toBe(2);
+    expect(asArray(after.plays)).toEqual(replacement);
   });
 });

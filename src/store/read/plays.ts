@@ -15,15 +15,25 @@ interface Row {
 
 const EMPTY = Buffer.alloc(0);
 
+/** A stream decoded for one page, kept for the next page of it (`PlayQueries.decoded`). */
+interface Decoded {
+  league: string;
+  match: string;
+  packed: Buffer;
+  bytes: Buffer;
+}
+
 /**
- * Nothing is kept decoded between pages. A build reads each stream for two pages in a row, and
- * keeping the last two decoded saved one inflation in two (0.22 s of CPU at demo scale 1: 179 MB of
- * plays inflate at ~800 MB/s), but a kept stream outlives the young generation, and once dropped
- * its bytes wait in the render worker's malloc arena for a full collection. A full build's peak RSS
- * at demo scale 1 / 4 / 8, with two kept: 216 / 235–242 / 254 MiB; without: 198–199 / 206–207 / 218.
+ * A build reads each stream for two pages in a row (a match's first page and its first `limit=300`),
+ * so the stream decoded for one page is kept for the next read, and no longer: whether that read
+ * takes it or decodes another stream, it is let go. Kept any longer, decoded streams outlive the
+ * young generation, and once dropped their bytes wait in the render worker's malloc arena for a full
+ * collection: keeping the last two decoded, a full build's peak RSS at demo scale 1 / 4 / 8 was
+ * 216 / 235–242 / 254 MiB against 198–199 / 206–207 / 218 without.
  */
 export class PlayQueries {
   private readonly s;
+  private decodedLast: Decoded | null = null;
 
   constructor(db: DB) {
     this.s = {
@@ -62,8 +72,22 @@ export class PlayQueries {
     if (!row?.packed || !row.ends) return { count: 0, plays: EMPTY };
     const last = Math.min(row.count, offset + limit) - 1;
     if (offset > last) return { count: row.count, plays: EMPTY };
-    const bytes = unpackBytes(row.packed, streamSize(row.ends));
+    const bytes = this.decoded(league, match, row.packed, row.ends);
     return { count: row.count, plays: bytes.subarray(spanAt(row.ends, offset)![0], spanAt(row.ends, last)![1]) };
+  }
+
+  /**
+   * A stream's bytes: the one kept from the last read when it is the same stored stream — compared
+   * byte for byte, so a sync committed in between (the server reads outside one transaction) is
+   * never answered from the stream it replaced — else decoded now and kept for the next read.
+   */
+  private decoded(league: string, match: string, packed: Buffer, ends: Buffer): Buffer {
+    const last = this.decodedLast;
+    this.decodedLast = null;
+    if (last && last.match === match && last.league === league && last.packed.equals(packed)) return last.bytes;
+    const bytes = unpackBytes(packed, streamSize(ends));
+    this.decodedLast = { league, match, packed, bytes };
+    return bytes;
   }
 
   exists(league: string, match: string): boolean {
