@@ -157,11 +157,19 @@ if (isMainThread) {
   it('stops the build when it is told to stop', async () => {
     const db = await demoStore({ leagues: ['eng.1', 'esp.1', 'ger.1'], scale: 0.3 });
     const out = path.join(tempDir('fds-bin-'), 'dist');
+    const lock = path.join(path.dirname(out), '.dist.releases', 'build.lock');
     const child = spawn(process.execPath, [BIN, 'build', '--db', db, '--out', out], { stdio: 'ignore' });
-    await new Promise((r) => setTimeout(r, 300));
+    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    // Told to stop once the build has begun (it holds the lock): a fixed wait could outlast a fast build.
+    let builder = 0;
+    for (let i = 0; i < 500 && !(builder && builder !== child.pid); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      builder = fs.existsSync(lock) ? Number(fs.readFileSync(lock, 'utf8')) || 0 : 0;
+    }
+    expect(builder).toBeGreaterThan(0);
+    expect(builder).not.toBe(child.pid);
     child.kill('SIGTERM');
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(code).not.toBe(0);
+    expect(await exited).not.toBe(0);
     // The build itself stopped too: a build left running would publish within this wait.
     await new Promise((r) => setTimeout(r, 4000));
     expect(fs.existsSync(path.join(out, 'manifest.ndjson'))).toBe(false);
