@@ -100,9 +100,9 @@ export class FilePlacer {
     known: Pick<ManifestEntry, 'etag' | 'bytes'> | null,
     recycled: RecycledFile | null = null,
   ): Promise<Placed> {
-    const target = path.join(this.release, file);
+    const target = under(this.release, file);
     // A file the recycled release is known to have stands in a directory that exists.
-    if (!recycled?.same || !this.dirsStand) await this.ensureDir(path.dirname(target));
+    if (!recycled?.same || !this.dirsStand) await this.ensureDir(parentOf(target));
     let existed = false;
     if (this.previous && known) {
       existed = true;
@@ -146,9 +146,9 @@ export class FilePlacer {
   /** Link a file just placed into the spare too, as it is placed: the links cost the build no pass of their own. */
   private async spared(file: string, target: string, placed: Placed): Promise<Placed> {
     if (!this.spare || this.spareFailed) return placed;
-    const copy = path.join(this.spare, file);
+    const copy = under(this.spare, file);
     try {
-      await this.ensureDir(path.dirname(copy));
+      await this.ensureDir(parentOf(copy));
       await this.linkFile(target, copy);
     } catch {
       // Best effort: where files cannot be linked a copy would double the disk the releases take.
@@ -245,6 +245,15 @@ export class FilePlacer {
     }
   }
 }
+
+/**
+ * A file of a release (as the plan names it: relative, `/`-separated, without `.` or `..` parts) under
+ * a root: joined as text, as path.join's normalizing took ~2 % of a render worker's time in a full build.
+ */
+const under = (root: string, file: string): string => `${root}/${file}`;
+
+/** The directory of a path `under` made. */
+const parentOf = (file: string): string => file.slice(0, file.lastIndexOf('/'));
 
 /** Chunked comparison: the manifest of a large build is too big to hold twice. */
 export function sameBytes(a: string, b: string, fs: OutputFs = nodeFs): boolean {

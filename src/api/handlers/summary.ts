@@ -36,9 +36,9 @@ export const TOP_SCORERS_REASON =
 /** A plays page needs to know only that the match exists and whether it is live: its record stays unread. */
 function requireMatchState(store: StoreReader, league: string, eventId: string): MatchState {
   requireLeague(store, league);
-  const found = store.matches.dayOf(league, eventId);
-  if (!found) throw new ApiError(404, 'Match not found');
-  return found.state;
+  const state = store.matches.stateOf(league, eventId);
+  if (!state) throw new ApiError(404, 'Match not found');
+  return state;
 }
 
 function requireFacts(

@@ -74,6 +74,11 @@ export class MatchQueries {
       facts: db.prepare(`SELECT state, last_synced_at AS lastSyncedAt, provider, statistics
         FROM matches WHERE league_slug = ? AND id = ?`),
       day: db.prepare('SELECT state, scoreboard_date AS day FROM matches WHERE league_slug = ? AND id = ?'),
+      // From an index that holds it: a build asks it of every plays page, and the table's rows, which
+      // hold the records, would each be read for it.
+      state: db
+        .prepare('SELECT state FROM matches INDEXED BY matches_scores WHERE league_slug = ? AND id = ?')
+        .pluck(),
       // The matches a snapshot changed (their record, summary or plays), as they stand now: from an
       // index that holds what the feed lists of each (a first sync changes every match). Each kind's
       // rows come in key order, so merging them (UNION … ORDER BY) needs no temporary b-tree, and the
@@ -158,6 +163,11 @@ export class MatchQueries {
   /** A match's state and UTC kickoff day (YYYYMMDD), without reading its record. */
   dayOf(league: string, id: string): { state: MatchState; day: string } | undefined {
     return this.s.day.get(league, id) as { state: MatchState; day: string } | undefined;
+  }
+
+  /** A match's state, without reading its record. */
+  stateOf(league: string, id: string): MatchState | undefined {
+    return this.s.state.get(league, id) as MatchState | undefined;
   }
 
   /**
