@@ -32,10 +32,7 @@ export function linkTree({ from, to, skip }: TreeCopy, fs: OutputFs = nodeFs): s
     for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
       const name = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(name);
-      else if (
-        !skipped.has(name) &&
-        !carry(path.join(src, entry.name), path.join(dst, entry.name), fs)
-      ) {
+      else if (!skipped.has(name) && !carry(path.join(src, entry.name), path.join(dst, entry.name), fs)) {
         copied.push(name);
       }
     }

@@ -86,7 +86,10 @@ describe('plays pages from the stored streams', () => {
     store.plays.page(match.league, match.id, true, 2, 0);
     const before = store.plays.page(match.league, match.id, false, 2, 0);
     expect(before.count).toBeGreaterThan(2);
-    const replacement = [{ id: 'a', text: 'replaced' }, { id: 'b', text: 'too' }];
+    const replacement = [
+      { id: 'a', text: 'replaced' },
+      { id: 'b', text: 'too' },
+    ];
     const { bytes, ends } = streamOf(replacement.map((p) => Buffer.from(JSON.stringify(p))));
     const writer = openStore(file);
     try {

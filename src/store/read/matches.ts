@@ -76,9 +76,7 @@ export class MatchQueries {
       day: db.prepare('SELECT state, scoreboard_date AS day FROM matches WHERE league_slug = ? AND id = ?'),
       // From an index that holds it: a build asks it of every plays page, and the table's rows, which
       // hold the records, would each be read for it.
-      state: db
-        .prepare('SELECT state FROM matches INDEXED BY matches_scores WHERE league_slug = ? AND id = ?')
-        .pluck(),
+      state: db.prepare('SELECT state FROM matches INDEXED BY matches_scores WHERE league_slug = ? AND id = ?').pluck(),
       // The matches a snapshot changed (their record, summary or plays), as they stand now: from an
       // index that holds what the feed lists of each (a first sync changes every match). Each kind's
       // rows come in key order, so merging them (UNION … ORDER BY) needs no temporary b-tree, and the
