@@ -13,6 +13,7 @@ import v8 from 'node:v8';
 import { endWithStarter as endWithStarterProcess, runAgainWith } from './restart.js';
 import type { BuildScope } from '../publish/scope.js';
 import { POOL_AFTER } from '../publish/write-release.js';
+import { BOUNDED } from './bounded.js';
 
 /**
  * `--initial-old-space-size`: a render worker holds ~8–10 MB live, and from a heap that small V8
@@ -49,9 +50,6 @@ export const BUILD_HEAP_FLAGS = [
  * the build's peak RSS flat (scale 4: 280–300 MB → 240–270 MB, no slower). Other C libraries ignore it.
  */
 export const BUILD_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
-
-/** Set in the process started with the flags. bin/fds.js names it too: it runs before any module can be imported. */
-const BOUNDED = 'FDS_BUILD_HEAP';
 
 /**
  * Set when bin/fds.js gave `fds build` a libuv pool of one thread, for a small build in its own

@@ -27,6 +27,9 @@ export function releaseLayout(out: string, fs: OutputFs = nodeFs): ReleaseLayout
   return { out: abs, root: path.join(path.dirname(abs), `.${path.basename(abs)}.releases`), fs };
 }
 
+/** Where `fds build` publishes, and the other commands look, unless told otherwise: a symlink to the release. */
+export const DEFAULT_OUT = 'dist';
+
 /** The release directory `out` points at now, or null when nothing was published there. */
 export function currentRelease(out: string, fs: OutputFs = nodeFs): string | null {
   const abs = path.resolve(out);

@@ -1,3 +1,4 @@
+import { DEFAULT_OUT } from '../../publish/release.js';
 import { Command } from 'commander';
 import { dropPrestarted } from '../../publish/render-pool.js';
 import { build, BuildError, predictScope } from '../../publish/build.js';
@@ -70,7 +71,7 @@ export function buildCommand(): Command {
     .option(
       '--out <dir>',
       'output: a symlink to the published release (releases live in .<name>.releases/ beside it)',
-      'dist',
+      DEFAULT_OUT,
     )
     .option('--full', 'render and write every file instead of reusing unchanged ones from the published release', false)
     .option(

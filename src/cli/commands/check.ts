@@ -1,3 +1,4 @@
+import { DEFAULT_OUT } from '../../publish/release.js';
 import { Command } from 'commander';
 import { check } from '../../publish/check.js';
 import type { CheckReport } from '../../publish/check.js';
@@ -27,7 +28,7 @@ export function checkCommand(): Command {
       'verify the published build: every file equals its dynamic render, and sampled requests resolved ' +
         "through Netlify's matcher and the static-first server get the dynamic answer",
     )
-    .option('--dir <dir>', 'the published build', 'dist')
+    .option('--dir <dir>', 'the published build', DEFAULT_OUT)
     .option(
       '--sample <n>',
       'generated requests to resolve through the rules and the static lookup',

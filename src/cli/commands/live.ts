@@ -4,6 +4,7 @@
  * each new release by itself. With the demo the clock runs in real time from the start of a
  * matchday, so a person watching a scoreboard sees matches kick off, score and finish.
  */
+import { DEFAULT_OUT } from '../../publish/release.js';
 import os from 'node:os';
 import { Command, Option } from 'commander';
 import { openStore } from '../../store/db.js';
@@ -90,7 +91,7 @@ window follows the day), on the real clock.`,
         'seconds from the start of one cycle to the next (default: demo 15, else 60)',
       ).argParser(parseEvery),
     )
-    .option('--out <dir>', 'output: a symlink to the published release', 'dist')
+    .option('--out <dir>', 'output: a symlink to the published release', DEFAULT_OUT)
     .option(
       '--workers <n>',
       'render threads per build at most (default: one per core; an incremental build of fewer than 4,096 changes ' +

@@ -1,3 +1,4 @@
+import { DEFAULT_OUT } from '../../publish/release.js';
 import { Command } from 'commander';
 import { createApiServer } from '../../server/http.js';
 import { DEFAULT_RATE_LIMITS } from '../../server/rate-limit.js';
@@ -72,7 +73,7 @@ export function serveCommand(): Command {
     .description(
       'serve the API: pre-rendered files from --dir when a build is there, every other request rendered from the store',
     )
-    .option('--dir <dir>', 'directory of a published build', 'dist')
+    .option('--dir <dir>', 'directory of a published build', DEFAULT_OUT)
     .option('--port <port>', 'TCP port (0 = any free port)', parsePort, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--trust-proxy', 'rate-limit by the first X-Forwarded-For address (only behind a proxy you control)', false)
