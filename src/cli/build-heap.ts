@@ -12,7 +12,7 @@
 import v8 from 'node:v8';
 import { endWithStarter as endWithStarterProcess, runAgainWith } from './restart.js';
 import type { BuildScope } from '../publish/scope.js';
-import { POOL_AFTER } from '../publish/write-release.js';
+import { POOL_AFTER } from '../publish/render-pool.js';
 import { BOUNDED } from './bounded.js';
 
 /**

@@ -4,7 +4,8 @@ import { Command, CommanderError } from 'commander';
 import { CommandFailed, UsageError } from './errors.js';
 import { StoreError } from '../store/db.js';
 import { ownPackage } from '../util/package.js';
-import { prestartForBuild } from './prestart.js';
+import { prestartForBuild, startsAgainAtOnce } from './prestart.js';
+import { runBounded } from './build-heap.js';
 
 export const DEFAULT_DB = 'data/football.sqlite';
 
@@ -39,6 +40,12 @@ export async function program(argv: readonly string[] = process.argv): Promise<C
 }
 
 async function main(argv: string[]): Promise<void> {
+  // A build sure to be full starts again with its heap flags (build-heap.ts) before this process loads
+  // the command, opens the store and plans, which the build in that process does anyway.
+  if (startsAgainAtOnce(argv)) {
+    process.exitCode = await runBounded();
+    return;
+  }
   // A build may render in a worker beside its own thread (write-release.ts): started now, the worker
   // loads while this thread loads the command and plans; a build that wants none lets it go.
   prestartForBuild(argv);

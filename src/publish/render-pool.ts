@@ -37,6 +37,9 @@ export interface WorkerSetup {
   claims: SharedArrayBuffer | null;
 }
 
+/** Changes from which an incremental build renders as a full build does, in one render worker per core (write-release.ts). */
+export const POOL_AFTER = 4096;
+
 const BATCH = 32;
 /** Jobs of a build the build's own thread can take over (those beyond render in the workers only). */
 const CLAIMS = 1 << 14;

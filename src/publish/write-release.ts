@@ -24,7 +24,7 @@ import { planEntries, planOf } from './plan.js';
 import type { PlanGroup, PlanItem, PlannedFile } from './plan.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import { jobOf, runJob } from './render-job.js';
-import { launchPool } from './render-pool.js';
+import { POOL_AFTER, launchPool } from './render-pool.js';
 import type { SpareCopy } from './spare.js';
 import os from 'node:os';
 import { MANIFEST_FILE, carryDir } from './release.js';
@@ -344,8 +344,6 @@ export async function writeRelease(
   return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten, removed };
 }
 
-/** Changes from which an incremental build renders as a full build does, in one render worker per core. */
-export const POOL_AFTER = 4096;
 /**
  * Changes from which an incremental build renders in a worker beside its own thread. The day step
  * at demo scale 4 (629 changes, 806 renders): 1.04 s against 1.12 s in its own thread (medians of 11

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildStart } from '../../src/cli/prestart.js';
-import { wantsRenderWorker } from '../../src/cli/prestart.js';
+import { startsAgainAtOnce, wantsRenderWorker } from '../../src/cli/prestart.js';
 
 const cli = (...args: string[]) => ['node', 'fds', ...args];
 /** The command's own process, with a build published at every `--out`. */
@@ -42,5 +42,16 @@ describe('the render worker started with the command', () => {
     const bounded: BuildStart = { bounded: true, published: () => false };
     expect(wantsRenderWorker(cli('build', '--full'), bounded)).toBe(true);
     expect(wantsRenderWorker(cli('build', '--out', 'site'), bounded)).toBe(true);
+  });
+
+  it('has the command start a build sure to be full again with its heap flags at once, and no other', () => {
+    const nothingPublished: BuildStart = { bounded: false, published: () => false };
+    expect(startsAgainAtOnce(cli('build', '--full'), published)).toBe(true);
+    expect(startsAgainAtOnce(cli('build', '--out', 'site'), nothingPublished)).toBe(true);
+    expect(startsAgainAtOnce(cli('build'), published)).toBe(false);
+    expect(startsAgainAtOnce(cli('build', '--full', '--help'), published)).toBe(false);
+    expect(startsAgainAtOnce(cli('sync', '--full'), nothingPublished)).toBe(false);
+    // The process it starts builds.
+    expect(startsAgainAtOnce(cli('build', '--full'), { bounded: true, published: () => false })).toBe(false);
   });
 });
