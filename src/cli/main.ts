@@ -47,7 +47,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // A build may render in a worker beside its own thread (write-release.ts): started now, the worker
-  // loads while this thread loads the command and plans; a build that wants none lets it go.
+  // loads while this thread loads the command and plans; a build that wants none lets it go. (A build
+  // started again above starts its own: one started here first only took CPU from it.)
   prestartForBuild(argv);
   try {
     await (await program(argv)).parseAsync(argv);

@@ -7,7 +7,7 @@ import { currentRelease, DEFAULT_OUT } from '../publish/release.js';
 import { prestartRenderWorker } from '../publish/render-pool.js';
 import { inBoundedBuild } from './bounded.js';
 
-/** What decides, beyond the command line, where a build renders. */
+/** What decides, beyond the command line, whether a build starts again at once. */
 export interface BuildStart {
   /** This is the process a build started again with its heap flags (build-heap.ts). */
   bounded: boolean;
@@ -41,15 +41,16 @@ export function startsAgainAtOnce(argv: readonly string[], start: BuildStart = h
   return args.includes('--full') || !start.published(optionValue(args, '--out') ?? DEFAULT_OUT);
 }
 
-export function wantsRenderWorker(argv: readonly string[], start: BuildStart = here): boolean {
+/**
+ * Asked once main.ts has not started the build again (`startsAgainAtOnce`), so of a build that may
+ * run in this process.
+ */
+export function wantsRenderWorker(argv: readonly string[]): boolean {
   const args = buildArgs(argv);
   if (!args) return false;
   // `--workers 0` renders in the main thread.
   const workers = optionValue(args, '--workers');
-  if (workers !== undefined && Number(workers) === 0) return false;
-  // A build that starts again with its heap flags has that process start its own worker: one started
-  // here only took CPU from it as it started (a full build at demo scale 1: 0.12 s of CPU, 2.78 → 2.74 s, 10 pairs).
-  return !startsAgainAtOnce(argv, start);
+  return workers === undefined || Number(workers) !== 0;
 }
 
 export function prestartForBuild(argv: readonly string[]): void {

@@ -15,10 +15,8 @@ interface Row {
 
 const EMPTY = Buffer.alloc(0);
 
-/** A stream decoded for one page, kept for the next page of it (`PlayQueries.decoded`). */
+/** A stream decoded for one page, kept for the next page of it (`PlayQueries.decoded`): its stored bytes and what they decode to. */
 interface Decoded {
-  league: string;
-  match: string;
   packed: Buffer;
   bytes: Buffer;
 }
@@ -72,21 +70,22 @@ export class PlayQueries {
     if (!row?.packed || !row.ends) return { count: 0, plays: EMPTY };
     const last = Math.min(row.count, offset + limit) - 1;
     if (offset > last) return { count: row.count, plays: EMPTY };
-    const bytes = this.decoded(league, match, row.packed, row.ends);
+    const bytes = this.decoded(row.packed, row.ends);
     return { count: row.count, plays: bytes.subarray(spanAt(row.ends, offset)![0], spanAt(row.ends, last)![1]) };
   }
 
   /**
-   * A stream's bytes: the one kept from the last read when it is the same stored stream — compared
-   * byte for byte, so a sync committed in between (the server reads outside one transaction) is
-   * never answered from the stream it replaced — else decoded now and kept for the next read.
+   * A stream's bytes: the ones kept from the last read when its stored bytes are the same — compared
+   * byte for byte, which also tells one match's stream from another's, and a sync committed in between
+   * (the server reads outside one transaction) from the stream it replaced — else decoded now and kept
+   * for the next read.
    */
-  private decoded(league: string, match: string, packed: Buffer, ends: Buffer): Buffer {
+  private decoded(packed: Buffer, ends: Buffer): Buffer {
     const last = this.decodedLast;
     this.decodedLast = null;
-    if (last && last.match === match && last.league === league && last.packed.equals(packed)) return last.bytes;
+    if (last?.packed.equals(packed)) return last.bytes;
     const bytes = unpackBytes(packed, streamSize(ends));
-    this.decodedLast = { league, match, packed, bytes };
+    this.decodedLast = { packed, bytes };
     return bytes;
   }
 
