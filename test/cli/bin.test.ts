@@ -27,6 +27,22 @@ interface Started {
   pool: string | null;
 }
 
+/**
+ * The process that builds into `out`, once it holds the build's lock: the one `fds build` (`starter`)
+ * started with the bounded heap, which the lock names, not the starter.
+ */
+async function builderOf(out: string, starter: number): Promise<number> {
+  const lock = path.join(path.dirname(out), '.dist.releases', 'build.lock');
+  let builder = 0;
+  for (let i = 0; i < 500 && !(builder && builder !== starter); i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    builder = fs.existsSync(lock) ? Number(fs.readFileSync(lock, 'utf8')) || 0 : 0;
+  }
+  expect(builder).toBeGreaterThan(0);
+  expect(builder).not.toBe(starter);
+  return builder;
+}
+
 describe.skipIf(!compiled)('bin/fds.js build', () => {
   /**
    * Run `fds build` through bin/fds.js; every process it starts records its V8 flags and its malloc
@@ -130,16 +146,8 @@ if (isMainThread) {
   it('ends the build it started again when it is itself killed outright', async () => {
     const db = await demoStore({ leagues: ['eng.1', 'esp.1', 'ger.1'], scale: 0.3 });
     const out = path.join(tempDir('fds-bin-'), 'dist');
-    const lock = path.join(path.dirname(out), '.dist.releases', 'build.lock');
     const child = spawn(process.execPath, [BIN, 'build', '--db', db, '--out', out], { stdio: 'ignore' });
-    // The lock names the process that builds: the one started with the bounded heap, not this child.
-    let builder = 0;
-    for (let i = 0; i < 500 && !(builder && builder !== child.pid); i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      builder = fs.existsSync(lock) ? Number(fs.readFileSync(lock, 'utf8')) || 0 : 0;
-    }
-    expect(builder).toBeGreaterThan(0);
-    expect(builder).not.toBe(child.pid);
+    const builder = await builderOf(out, child.pid!);
     child.kill('SIGKILL');
     const alive = () => {
       try {
@@ -157,17 +165,10 @@ if (isMainThread) {
   it('stops the build when it is told to stop', async () => {
     const db = await demoStore({ leagues: ['eng.1', 'esp.1', 'ger.1'], scale: 0.3 });
     const out = path.join(tempDir('fds-bin-'), 'dist');
-    const lock = path.join(path.dirname(out), '.dist.releases', 'build.lock');
     const child = spawn(process.execPath, [BIN, 'build', '--db', db, '--out', out], { stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    // Told to stop once the build has begun (it holds the lock): a fixed wait could outlast a fast build.
-    let builder = 0;
-    for (let i = 0; i < 500 && !(builder && builder !== child.pid); i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      builder = fs.existsSync(lock) ? Number(fs.readFileSync(lock, 'utf8')) || 0 : 0;
-    }
-    expect(builder).toBeGreaterThan(0);
-    expect(builder).not.toBe(child.pid);
+    // Told to stop once the build has begun: a fixed wait could outlast a fast build.
+    await builderOf(out, child.pid!);
     child.kill('SIGTERM');
     expect(await exited).not.toBe(0);
     // The build itself stopped too: a build left running would publish within this wait.

@@ -111,6 +111,31 @@ async function withPool(
   return release;
 }
 
+/**
+ * 40 jobs sent to a loaded worker that links each file it places into `spare`: the release, the files
+ * the worker rendered (any the slowed build's thread took over it does not write), and whether the pool
+ * says the spare lost a file.
+ */
+async function renderWithSpare(name: string, spare: string) {
+  const { local } = localRenders(20);
+  let byWorker: string[] = [];
+  let lost: boolean | null = null;
+  const release = await withPool(
+    name,
+    local,
+    async (pool, settleAll) => {
+      await pool.started;
+      expect(pool.spareLost).toBe(false);
+      const { jobs, results } = await settleAll(40);
+      byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
+      lost = pool.spareLost;
+    },
+    undefined,
+    spare,
+  );
+  return { release, byWorker, lost };
+}
+
 const filesOf = (jobs: RenderJob[]) => jobs.map((j) => j.file).sort();
 
 describe('a render worker beside the build', { timeout: 120_000 }, () => {
@@ -188,22 +213,8 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
   });
 
   it('links each file it places into the spare as well, the very same inode', async () => {
-    const { local } = localRenders(20);
     const spare = path.join(dir, 'linked-spare');
-    let byWorker: string[] = [];
-    let lost = true;
-    const release = await withPool(
-      'spared',
-      local,
-      async (pool, settleAll) => {
-        await pool.started;
-        const { jobs, results } = await settleAll(40);
-        byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
-        lost = pool.spareLost;
-      },
-      undefined,
-      spare,
-    );
+    const { release, byWorker, lost } = await renderWithSpare('spared', spare);
     expect(lost).toBe(false);
     expect(byWorker.length).toBeGreaterThan(0);
     expect(filesUnder(spare).sort()).toEqual(byWorker.sort());
@@ -213,25 +224,10 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
   });
 
   it('tells the build when it could not link a file into the spare, and still places every file it renders', async () => {
-    const { local } = localRenders(20);
     // No directory can be made under a file: every link into this spare fails.
     const blocked = path.join(dir, 'a-file');
     fs.writeFileSync(blocked, '');
-    let byWorker: string[] = [];
-    let lost = false;
-    const release = await withPool(
-      'unspared',
-      local,
-      async (pool, settleAll) => {
-        await pool.started;
-        expect(pool.spareLost).toBe(false);
-        const { jobs, results } = await settleAll(40);
-        byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
-        lost = pool.spareLost;
-      },
-      undefined,
-      path.join(blocked, 'spare'),
-    );
+    const { release, byWorker, lost } = await renderWithSpare('unspared', path.join(blocked, 'spare'));
     expect(lost).toBe(true);
     expect(byWorker.length).toBeGreaterThan(0);
     expect(filesUnder(release).sort()).toEqual(byWorker.sort());
