@@ -13,7 +13,7 @@ import v8 from 'node:v8';
 import { endWithStarter as endWithStarterProcess, runAgainWith } from './restart.js';
 import type { BuildScope } from '../publish/scope.js';
 import { POOL_AFTER } from '../publish/render-pool.js';
-import { BOUNDED } from './bounded.js';
+import { BOUNDED, inBoundedBuild } from './bounded.js';
 
 /**
  * `--initial-old-space-size`: a render worker holds ~8–10 MB live, and from a heap that small V8
@@ -75,7 +75,7 @@ function boundedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * holds (a change makes about one response render; a day of the demo at scale 1 is about 730 changes).
  */
 export function needsBoundedHeap(scope: BuildScope): boolean {
-  if (process.env[BOUNDED]) return false;
+  if (inBoundedBuild()) return false;
   return scope.kind === 'full' || (scope.kind === 'changes' && scope.changes > POOL_AFTER);
 }
 
@@ -90,7 +90,7 @@ export const SHORT_BUILD_V8_FLAGS = '--no-turbo-inlining';
 
 /** Tune V8 for a build run in this process (see SHORT_BUILD_V8_FLAGS); not in the bounded one. */
 export function tuneForShortBuild(): void {
-  if (!process.env[BOUNDED]) v8.setFlagsFromString(SHORT_BUILD_V8_FLAGS);
+  if (!inBoundedBuild()) v8.setFlagsFromString(SHORT_BUILD_V8_FLAGS);
 }
 
 /** Run this same command again with the bounded heap; settles with its exit code. Signals are passed on. */
@@ -103,5 +103,5 @@ export function runBounded(): Promise<number> {
  * gone, even killed outright (a signal it could not pass on), as if the kill had reached the build.
  */
 export function endWithStarter(): void {
-  if (process.env[BOUNDED]) endWithStarterProcess('SIGKILL');
+  if (inBoundedBuild()) endWithStarterProcess('SIGKILL');
 }
