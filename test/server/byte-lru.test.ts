@@ -1,4 +1,7 @@
-/** The hot-file store's eviction: a byte budget, what was not used since eviction last passed it first out. */
+/**
+ * The hot-file store's eviction: a byte budget, what was not used since eviction last passed it first out
+ * (most tests hold every new item: `admitOneIn` 1), and which new items it lets in once the budget is spent.
+ */
 import { describe, expect, it } from 'vitest';
 import { ByteLru, exactBuffer } from '../../src/server/byte-lru.js';
 
@@ -6,7 +9,7 @@ const bytes = (n: number, fill = 1) => Buffer.alloc(n, fill);
 
 describe('ByteLru', () => {
   it('never holds more bytes than its budget, dropping the oldest item not used since it was set', () => {
-    const lru = new ByteLru(1000);
+    const lru = new ByteLru(1000, 1);
     for (const k of ['a', 'b', 'c', 'd']) lru.set(k, bytes(120));
     lru.entry('a'); // a is now the most recent: b is the coldest
     for (const k of ['e', 'f', 'g', 'h', 'i']) lru.set(k, bytes(120));
@@ -17,7 +20,7 @@ describe('ByteLru', () => {
   });
 
   it('keeps no item above an eighth of its budget, so one large file cannot push out the rest', () => {
-    const lru = new ByteLru(800);
+    const lru = new ByteLru(800, 1);
     lru.set('small', bytes(100));
     lru.set('large', bytes(101));
     expect(lru.entry('large')?.value).toBeUndefined();
@@ -26,7 +29,7 @@ describe('ByteLru', () => {
   });
 
   it('gives a used item one more round, not a place for ever: unused again, it is dropped in its turn', () => {
-    const lru = new ByteLru(800);
+    const lru = new ByteLru(800, 1);
     for (const k of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) lru.set(k, bytes(100));
     lru.entry('a');
     lru.set('i', bytes(100)); // a is passed over, unmarked, and moved behind i; b goes
@@ -40,7 +43,7 @@ describe('ByteLru', () => {
   });
 
   it('counts a replaced item once', () => {
-    const lru = new ByteLru(1000);
+    const lru = new ByteLru(1000, 1);
     lru.set('a', bytes(100));
     lru.set('a', bytes(50, 2));
     expect(lru.bytes).toBe(50);
@@ -48,7 +51,7 @@ describe('ByteLru', () => {
   });
 
   it('lets go of the bytes of an item kept by reference once it is dropped, replaced or cleared', () => {
-    const lru = new ByteLru(800);
+    const lru = new ByteLru(800, 1);
     const first = lru.set('a', bytes(100))!;
     expect(lru.entry('a')).toBe(first);
     for (const k of ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']) lru.set(k, bytes(100));
@@ -64,6 +67,26 @@ describe('ByteLru', () => {
     lru.clear();
     expect(replaced.value).toBeNull();
     expect(lru.set('big', bytes(101))).toBeNull();
+  });
+
+  it('once its budget is spent, holds one new item in eight, so a round of more items than it holds still finds most of them held', () => {
+    const lru = new ByteLru(100 * 100);
+    const keys = Array.from({ length: 150 }, (_, i) => `k${i}`);
+    let held = 0;
+    for (let round = 0; round < 6; round++) {
+      held = 0;
+      for (const key of keys) {
+        if (lru.entry(key)?.value) held++;
+        else lru.set(key, bytes(100));
+      }
+    }
+    // A hundred of the hundred and fifty fit; holding each new one would leave none there a round later.
+    expect(held).toBeGreaterThanOrEqual(80);
+    expect(lru.bytes).toBeLessThanOrEqual(100 * 100);
+    // Below the budget, every new item is held.
+    const roomy = new ByteLru(100 * 100);
+    for (const key of keys.slice(0, 100)) expect(roomy.set(key, bytes(100))).not.toBeNull();
+    expect(roomy.set('one more', bytes(100))).toBeNull();
   });
 
   it('with a budget of zero holds nothing', () => {
