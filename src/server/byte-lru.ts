@@ -54,16 +54,17 @@ export class ByteLru {
 
   /**
    * Hold `value` under `key`; the item, or null when it is too large to hold or, the budget being
-   * spent, not its turn to be held (ADMIT_ONE_IN).
+   * spent, not its turn to be held (ADMIT_ONE_IN). `costly`: held whenever it fits the budget at
+   * all, as a value that costs far more to make again than a file read (a compressed variant).
    */
-  set(key: string, value: Buffer): HeldBuffer | null {
+  set(key: string, value: Buffer, costly = false): HeldBuffer | null {
     const old = this.items.get(key);
     if (old !== undefined) {
       this.items.delete(key);
       this.drop(old);
     }
     if (value.length > this.budget / 8) return null;
-    if (this.used + value.length > this.budget && ++this.crowding % this.admitOneIn !== 0) return null;
+    if (!costly && this.used + value.length > this.budget && ++this.crowding % this.admitOneIn !== 0) return null;
     const held: HeldBuffer = { value, used: false };
     this.items.set(key, held);
     this.used += value.length;

@@ -3,7 +3,8 @@
  * budget. Entries are keyed by the file's ETag — the hash of its exact bytes — not by release
  * and path: a body can then only ever be sent with the ETag of its own bytes, whichever release
  * the request resolved to, and the many files a new release leaves unchanged stay hot across a
- * publish. Variants are made once, on the first request that accepts them.
+ * publish. Variants are made once, on the first request that accepts them, and held whenever they
+ * fit: making one again costs a compression, a body only a read.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,6 +56,6 @@ export class FileBodies {
     const body = this.body(dir, index, n);
     if (body === null) return null;
     const bytes = exactBuffer(compress(body.bytes, coding));
-    return { bytes, held: this.lru.set(key, bytes) };
+    return { bytes, held: this.lru.set(key, bytes, true) };
   }
 }

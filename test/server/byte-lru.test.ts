@@ -83,6 +83,8 @@ describe('ByteLru', () => {
     // A hundred of the hundred and fifty fit; holding each new one would leave none there a round later.
     expect(held).toBeGreaterThanOrEqual(80);
     expect(lru.bytes).toBeLessThanOrEqual(100 * 100);
+    // A costly item is held whenever it fits.
+    for (let i = 0; i < 8; i++) expect(lru.set(`variant ${i}`, bytes(100), true)?.value?.length).toBe(100);
     // Below the budget, every new item is held.
     const roomy = new ByteLru(100 * 100);
     for (const key of keys.slice(0, 100)) expect(roomy.set(key, bytes(100))).not.toBeNull();
