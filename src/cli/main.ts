@@ -1,72 +1,11 @@
 #!/usr/bin/env node
-/** `fds`: the command line. Every command takes --db; failures print one line on stderr and exit non-zero. */
-import { Command, CommanderError } from 'commander';
-import { CommandFailed, UsageError } from './errors.js';
-import { StoreError } from '../store/db.js';
-import { ownPackage } from '../util/package.js';
-import { prestartForBuild, startsAgainAtOnce } from './prestart.js';
-import { runBounded } from './build-heap.js';
-
-export const DEFAULT_DB = 'data/football.sqlite';
-
-const { version } = ownPackage(import.meta.url);
-
 /**
- * The commands, in the order help lists them. Each is loaded only when it runs (or when help lists
- * them all): a command's modules take a tenth of a second to load, and `fds build` after each sync
- * should not pay for the sync's and the server's.
+ * `fds`: the command line's entry. It loads only what decides whether a build starts again at once
+ * with its heap flags (build-heap.ts), which is all such a build's first process does: commander,
+ * the store's module and the rest of the command line (cli.ts) took it ~0.1 s to load.
  */
-const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Command>]> = [
-  ['sync', async () => (await import('./commands/sync.js')).syncCommand()],
-  ['serve', async () => (await import('./commands/serve.js')).serveCommand()],
-  ['build', async () => (await import('./commands/build.js')).buildCommand()],
-  ['check', async () => (await import('./commands/check.js')).checkCommand()],
-  ['live', async () => (await import('./commands/live.js')).liveCommand()],
-];
-
-/** The CLI with the command `argv` names, or with every command when it names none of them. */
-export async function program(argv: readonly string[] = process.argv): Promise<Command> {
-  const named = COMMANDS.filter(([name]) => name === argv[2]);
-  const commands = await Promise.all((named.length ? named : COMMANDS).map(([, load]) => load()));
-  const cli = new Command('fds')
-    .description(
-      'Football Data Service: sync football data into SQLite, pre-render the JSON API for a CDN, serve the rest',
-    )
-    .version(version, '-V, --version', 'print the version')
-    .exitOverride();
-  for (const command of commands) cli.addCommand(command);
-  for (const cmd of cli.commands) cmd.exitOverride().option('--db <path>', 'SQLite store', DEFAULT_DB);
-  return cli;
-}
-
-async function main(argv: string[]): Promise<void> {
-  // A build sure to be full starts again with its heap flags (build-heap.ts) before this process loads
-  // the command, opens the store and plans, which the build in that process does anyway.
-  if (startsAgainAtOnce(argv)) {
-    process.exitCode = await runBounded();
-    return;
-  }
-  // A build may render in a worker beside its own thread (write-release.ts): started now, the worker
-  // loads while this thread loads the command and plans; a build that wants none lets it go. (A build
-  // started again above starts its own: one started here first only took CPU from it.)
-  prestartForBuild(argv);
-  try {
-    await (await program(argv)).parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // Commander has printed its message; its usage errors exit 2 like ours, help and --version 0.
-      process.exitCode = err.exitCode === 0 ? 0 : 2;
-      return;
-    }
-    process.stderr.write(`fds: ${err instanceof Error ? err.message : String(err)}\n`);
-    if (err instanceof UsageError || err instanceof CommandFailed) process.exitCode = err.exitCode;
-    else {
-      // A store that cannot be opened, a publish refused: failed work, not a usage error.
-      if (!(err instanceof StoreError) && process.env.FDS_DEBUG) console.error(err);
-      process.exitCode = 1;
-    }
-  }
-}
+import { runBounded } from './build-heap.js';
+import { prestartForBuild, startsAgainAtOnce } from './prestart.js';
 
 // A reader that stops early (`fds sync --help | head -1`) closes the pipe: there is nothing left to say.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -74,4 +13,13 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   process.exit(process.exitCode ?? 0);
 });
 
-await main(process.argv);
+// A build sure to be full starts again with its heap flags before this process loads the command,
+// opens the store and plans, which the build in that process does anyway.
+if (startsAgainAtOnce(process.argv)) process.exitCode = await runBounded();
+else {
+  // A build may render in a worker beside its own thread (write-release.ts): started now, the worker
+  // loads while this thread loads the command and plans; a build that wants none lets it go. (A build
+  // started again above starts its own: one started here first only took CPU from it.)
+  prestartForBuild(process.argv);
+  await (await import('./cli.js')).main(process.argv);
+}

@@ -176,3 +176,27 @@ if (isMainThread) {
     expect(fs.existsSync(path.join(out, 'manifest.ndjson'))).toBe(false);
   });
 });
+
+/** The bundle's files `file` loads before it runs: its static imports, followed through the chunks. */
+function loadedWith(file: string, seen = new Map<string, string>()): Map<string, string> {
+  const text = fs.readFileSync(file, 'utf8');
+  seen.set(file, text);
+  for (const [, from, bare] of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"/gm)) {
+    const specifier = (from ?? bare)!;
+    if (!specifier.startsWith('.')) seen.set(specifier, '');
+    else {
+      const next = path.join(path.dirname(file), specifier);
+      if (!seen.has(next)) loadedWith(next, seen);
+    }
+  }
+  return seen;
+}
+
+describe.skipIf(!compiled)('the command line entry (build/bundle/main.js)', () => {
+  it('loads neither commander nor the store before it knows whether a build starts again at once', () => {
+    const loaded = loadedWith(path.join(ROOT, 'build/bundle/main.js'));
+    expect(loaded.size).toBeGreaterThan(1);
+    expect([...loaded.keys()].filter((f) => f === 'better-sqlite3' || f === 'commander')).toEqual([]);
+    expect([...loaded].filter(([, text]) => text.includes('CommanderError')).map(([f]) => f)).toEqual([]);
+  });
+});
