@@ -32,7 +32,8 @@ describe('the resolution memo', () => {
   });
 
   it('forgets the oldest targets beyond its size, and never keeps a long one', () => {
-    const memo = new ResolutionMemo(4);
+    // Every new target remembered, as when clients poll a set that fits.
+    const memo = new ResolutionMemo(4, 1);
     for (let page = 1; page <= 5; page++) memo.resolve(PATH, `page=${page}`);
     parses.count = 0;
     memo.resolve(PATH, 'page=5');
@@ -43,5 +44,17 @@ describe('the resolution memo', () => {
     memo.resolve(PATH, long);
     memo.resolve(PATH, long);
     expect(parses.count).toBe(3);
+  });
+
+  it('once full, remembers one new target in eight, so a round of more targets than it holds still finds most remembered', () => {
+    const memo = new ResolutionMemo(100);
+    let parsed = 0;
+    for (let round = 0; round < 6; round++) {
+      parses.count = 0;
+      for (let page = 1; page <= 150; page++) memo.resolve(PATH, `page=${page}`);
+      parsed = parses.count;
+    }
+    // A hundred of the hundred and fifty fit; remembering each new one would leave none there a round later.
+    expect(parsed).toBeLessThanOrEqual(70);
   });
 });
