@@ -29,6 +29,11 @@ export class FileBodies {
     this.lru = new ByteLru(budgetBytes);
   }
 
+  /** The bytes it may hold in all. */
+  get budget(): number {
+    return this.lru.budget;
+  }
+
   get held(): { items: number; bytes: number } {
     return { items: this.lru.size, bytes: this.lru.bytes };
   }

@@ -30,6 +30,7 @@ export class ReleaseIndex {
   private readonly paths: string[] = [];
   private readonly etags: string[] = [];
   private readonly sizes: number[] = [];
+  private allBytes = 0;
   private readonly headerIds: number[] = [];
   /** Frozen: a response copies one, never changes it. */
   private readonly headerSets: Readonly<Record<string, string>>[] = [];
@@ -64,6 +65,7 @@ export class ReleaseIndex {
       index.paths.push(e.file);
       index.etags.push(e.etag);
       index.sizes.push(e.bytes as number);
+      index.allBytes += e.bytes as number;
       index.headerIds.push(headerId);
       for (const key of e.keys) if (typeof key === 'string') index.byKey.set(key, n);
     }
@@ -72,6 +74,11 @@ export class ReleaseIndex {
 
   get files(): number {
     return this.paths.length;
+  }
+
+  /** The bytes of all its files. */
+  get totalBytes(): number {
+    return this.allBytes;
   }
 
   /** The file answering a request key, or -1. */

@@ -112,11 +112,20 @@ export class StaticBuild implements StaticLookup {
     this.bodies = new FileBodies(opts.cacheBytes);
   }
 
+  /** What it serves, and how much of that its memory holds (the server's first log line says it). */
   get description(): string {
     const r = this.current();
-    return r
-      ? `static build ${path.basename(r.dir)} in ${this.dir} (${r.index.files} files)`
-      : `no build in ${this.dir} yet: rendering dynamically until one is published`;
+    if (!r) return `no build in ${this.dir} yet: rendering dynamically until one is published`;
+    const { files, totalBytes } = r.index;
+    const budget = this.bodies.budget;
+    const memory = `${(budget / 2 ** 20).toFixed(0)} MiB of memory for hot files (--cache-mb)`;
+    const held =
+      budget === 0
+        ? 'no memory for hot files: every answer reads its file'
+        : budget >= totalBytes
+          ? `all of it fits the ${memory}`
+          : `the ${memory} holds about ${Math.round((100 * budget) / totalBytes)} % of it`;
+    return `static build ${path.basename(r.dir)} in ${this.dir} (${files} files, ${(totalBytes / 1e6).toFixed(1)} MB; ${held})`;
   }
 
   /** What the hot-file memory holds now (bodies and variants). */

@@ -127,6 +127,22 @@ describe('static-first server: memory', () => {
     },
   );
 
+  it('says how much of the build its memory holds: all of it, or about what share', async () => {
+    const { out } = await buildInto(db);
+    const files = manifest(out).filter((e) => e.status === 200);
+    const bytes = files.reduce((n, e) => n + e.bytes, 0);
+    const roomy = new StaticBuild(out, { cacheBytes: 2 * bytes });
+    const tight = new StaticBuild(out, { cacheBytes: Math.floor(bytes / 4) });
+    try {
+      expect(roomy.description).toContain(`${files.length} files`);
+      expect(roomy.description).toContain('all of it fits');
+      expect(tight.description).toMatch(/holds about 2[45] % of it/);
+    } finally {
+      roomy.close();
+      tight.close();
+    }
+  });
+
   it('keeps what it holds within its byte budget', async () => {
     const { out } = await buildInto(db);
     const budget = 256 * 1024;
