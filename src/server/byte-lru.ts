@@ -9,33 +9,29 @@
  * it used itself, and sees `value` turn null when the item is dropped, so the budget still bounds
  * what is held.
  */
+import { ADMIT_ONE_IN, Crowding } from './admission.js';
+
 export interface HeldBuffer {
   /** Null once the item was dropped (evicted, replaced or cleared). */
   value: Buffer | null;
   used: boolean;
 }
 
-/**
- * When holding a new item means dropping others, one such item in this many is held. Clients that
- * ask for more files than the budget holds, one after another in a round (a crawler, a mirror, a
- * benchmark's request list), would otherwise have each body replaced before it is asked for again,
- * and nothing would be answered from memory: measured with 5,000 files of the demo build (115 MB)
- * against the default 64 MiB, every answer read its file. Held one in eight, most of what is held
- * stays for the next round, and a body asked for again and again still gets in after a few asks.
- */
-export const ADMIT_ONE_IN = 8;
-
 export class ByteLru {
   private readonly items = new Map<string, HeldBuffer>();
   private used = 0;
-  /** New items that would have dropped others, counted to hold one in `admitOneIn`. */
-  private crowding = 0;
+  private readonly crowding: Crowding;
 
-  /** `budget` bytes in all; an item above `budget / 8` is never held, so one big file cannot flush the rest. */
+  /**
+   * `budget` bytes in all; an item above `budget / 8` is never held, so one big file cannot flush the
+   * rest. Once the budget is spent, one new item in `admitOneIn` is held (admission.ts).
+   */
   constructor(
     readonly budget: number,
-    private readonly admitOneIn = ADMIT_ONE_IN,
-  ) {}
+    admitOneIn = ADMIT_ONE_IN,
+  ) {
+    this.crowding = new Crowding(admitOneIn);
+  }
 
   get bytes(): number {
     return this.used;
@@ -54,7 +50,7 @@ export class ByteLru {
 
   /**
    * Hold `value` under `key`; the item, or null when it is too large to hold or, the budget being
-   * spent, not its turn to be held (ADMIT_ONE_IN). `costly`: held whenever it fits the budget at
+   * spent, not its turn to be held (admission.ts). `costly`: held whenever it fits the budget at
    * all, as a value that costs far more to make again than a file read (a compressed variant).
    */
   set(key: string, value: Buffer, costly = false): HeldBuffer | null {
@@ -64,7 +60,7 @@ export class ByteLru {
       this.drop(old);
     }
     if (value.length > this.budget / 8) return null;
-    if (!costly && this.used + value.length > this.budget && ++this.crowding % this.admitOneIn !== 0) return null;
+    if (!costly && this.used + value.length > this.budget && !this.crowding.admits()) return null;
     const held: HeldBuffer = { value, used: false };
     this.items.set(key, held);
     this.used += value.length;

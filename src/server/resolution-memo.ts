@@ -10,7 +10,7 @@ import type { Resolution } from '../api/resolve.js';
 import { resolve } from '../api/resolve.js';
 import type { FileSlot } from './static-lookup.js';
 import { fileSlot } from './static-lookup.js';
-import { ADMIT_ONE_IN } from './byte-lru.js';
+import { ADMIT_ONE_IN, Crowding } from './admission.js';
 
 /** A request target as the server remembers it: what it means, and where a build last had its file. */
 export interface Target {
@@ -23,18 +23,18 @@ const MAX_KEY = 512;
 
 export class ResolutionMemo {
   private readonly memo = new Map<string, Target>();
-  /** New targets met while the memo is full, counted to remember one in `admitOneIn`. */
-  private crowding = 0;
+  private readonly crowding: Crowding;
 
   /**
-   * `admitOneIn`: once full, one new target in this many is remembered (byte-lru.ts ADMIT_ONE_IN):
-   * a client going round more targets than the memo holds would otherwise have each one forgotten
-   * before it comes again (going round the demo build's 29,295 files: 14–17k → 18k req/s).
+   * `admitOneIn`: once full, one new target in this many is remembered (admission.ts): going round
+   * the demo build's 29,295 files, 14–17k → 18k req/s.
    */
   constructor(
     private readonly size = 8192,
-    private readonly admitOneIn = ADMIT_ONE_IN,
-  ) {}
+    admitOneIn = ADMIT_ONE_IN,
+  ) {
+    this.crowding = new Crowding(admitOneIn);
+  }
 
   /**
    * `key`: the target as it came, when it is the path and query as they are (an origin-form target);
@@ -46,7 +46,7 @@ export class ResolutionMemo {
     if (r === undefined) {
       r = { resolution: resolve(path, rawQuery), file: fileSlot() };
       if (this.memo.size < this.size) this.memo.set(key, r);
-      else if (++this.crowding % this.admitOneIn === 0) {
+      else if (this.crowding.admits()) {
         // Oldest first out: the set of targets clients poll changes slowly.
         this.memo.delete(this.memo.keys().next().value!);
         this.memo.set(key, r);
