@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { currentRelease } from '../src/publish/release.js';
+import { DEFAULT_CACHE_BYTES } from '../src/server/file-bodies.js';
 import { Children } from './children.js';
 import { ensureDemoBuild } from './demo.js';
 import { recordGoals } from './goals.js';
@@ -47,7 +48,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: '.tmp/bench/scale-1/demo.sqlite' },
     dist: { type: 'string', default: '.tmp/bench/scale-1/dist' },
     requests: { type: 'string', default: '2000' },
-    // A second sample, larger than the server's default hot-file memory (64 MiB) holds: 0 leaves it out.
+    // A second sample, larger than the server's default hot-file memory holds (DEFAULT_CACHE_BYTES): 0 leaves it out.
     broad: { type: 'string', default: '5000' },
     seed: { type: 'string', default: '1' },
     connections: { type: 'string', default: '32' },
@@ -86,11 +87,12 @@ interface Target {
   label: string;
   port: number;
   paths: string[];
-  /** Checked to answer 200 with the file's bytes before anything is timed; the ceiling is not. */
-  checked: boolean;
   /** Also measured at the fixed rate (the broad sample is measured saturated only). */
   paced: boolean;
-  /** The sampled requests `paths` stand for, in the same order (checked targets). */
+  /**
+   * The sampled requests `paths` stand for, in the same order: each is checked to answer 200 with its
+   * file's bytes before anything is timed. None for the ceiling.
+   */
   sample: SampledRequest[];
 }
 
@@ -108,6 +110,14 @@ interface Measured {
 function medianBy(runs: LoadResult[], figure: (r: LoadResult) => number): LoadResult {
   const sorted = [...runs].sort((a, b) => figure(a) - figure(b));
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+const CACHE_MIB = DEFAULT_CACHE_BYTES / 2 ** 20;
+
+/** How much of a sample of `bytes` the server's default hot-file memory holds. */
+function memoryShare(bytes: number): string {
+  if (bytes <= DEFAULT_CACHE_BYTES) return `the default ${CACHE_MIB} MiB of hot-file memory holds it all`;
+  return `more than the default ${CACHE_MIB} MiB of hot-file memory holds: up to ${Math.round((100 * DEFAULT_CACHE_BYTES) / bytes)} % of it`;
 }
 
 const GOALS = { static: { ratio: 0.5, p99Ms: 5 }, dynamic: { ratio: 0.08, p99Ms: 10 } };
@@ -185,92 +195,58 @@ try {
   const fds = fdsCommand();
   const kB = `${(meanBytes / 1000).toFixed(1)} kB`;
 
+  // A static server is sent each request's file URL, fds its API URL; a ceiling target is checked for nothing.
+  const ofFiles = (label: string, port: number, asked: SampledRequest[], paced: boolean): Target => ({
+    label,
+    port,
+    paths: asked.map((s) => s.fileUrl),
+    sample: asked,
+    paced,
+  });
+  const ofApi = (label: string, port: number, asked: SampledRequest[], paced: boolean): Target => ({
+    label,
+    port,
+    paths: asked.map((s) => s.api),
+    sample: asked,
+    paced,
+  });
   const targets: Target[] = [];
   let baselineName: string;
+  let baselinePort: number;
   if (nginxBin) {
     const ceilingFile = path.join(scratch, 'ceiling.json');
     fs.writeFileSync(ceilingFile, Buffer.alloc(meanBytes, 'x'));
     const nginx = await startNginx(children, nginxBin, { scratch, root: release, ceilingFile });
     baselineName = `nginx ${versionOf(nginxBin)}`.trim();
-    targets.push({
-      label: `ceiling: nginx, one ${kB} file`,
-      port: nginx.port,
-      paths: [NGINX_CEILING_PATH],
-      checked: false,
-      paced: false,
-      sample: [],
-    });
-    targets.push({
-      label: baselineName,
-      port: nginx.port,
-      paths: sample.map((s) => s.fileUrl),
-      checked: true,
-      paced: true,
-      sample,
-    });
+    baselinePort = nginx.port;
+    const label = `ceiling: nginx, one ${kB} file`;
+    targets.push({ label, port: nginx.port, paths: [NGINX_CEILING_PATH], sample: [], paced: false });
   } else {
     const ceiling = await startNodeStatic(children, { bytes: meanBytes });
-    const base = await startNodeStatic(children, { dir: release });
     baselineName = 'serve-handler';
-    targets.push({
-      label: `ceiling: node:http, constant ${kB}`,
-      port: ceiling.port,
-      paths: ['/'],
-      checked: false,
-      paced: false,
-      sample: [],
-    });
-    targets.push({
-      label: baselineName,
-      port: base.port,
-      paths: sample.map((s) => s.fileUrl),
-      checked: true,
-      paced: true,
-      sample,
-    });
+    baselinePort = (await startNodeStatic(children, { dir: release })).port;
+    const label = `ceiling: node:http, constant ${kB}`;
+    targets.push({ label, port: ceiling.port, paths: ['/'], sample: [], paced: false });
   }
+  targets.push(ofFiles(baselineName, baselinePort, sample, true));
   const staticFds = await startFds(children, fds, { db, dir: dist });
   const emptyDir = path.join(scratch, 'no-build');
   fs.mkdirSync(emptyDir);
   const dynamicFds = await startFds(children, fds, { db, dir: emptyDir });
-  const apiPaths = sample.map((s) => s.api);
-  targets.push({
-    label: 'fds static (--dir build)',
-    port: staticFds.port,
-    paths: apiPaths,
-    checked: true,
-    paced: true,
-    sample,
-  });
-  targets.push({
-    label: 'fds dynamic (--dir empty)',
-    port: dynamicFds.port,
-    paths: apiPaths,
-    checked: true,
-    paced: true,
-    sample,
-  });
+  targets.push(ofApi('fds static (--dir build)', staticFds.port, sample, true));
+  targets.push(ofApi('fds dynamic (--dir empty)', dynamicFds.port, sample, true));
   const broad = opts.broad ? sampleRequests(release, opts.broad, opts.seed + 1) : [];
-  const broadMB = (broad.reduce((sum, s) => sum + s.bytes, 0) / 1e6).toFixed(0);
+  const broadBytes = broad.reduce((sum, s) => sum + s.bytes, 0);
+  const broadMB = (broadBytes / 1e6).toFixed(0);
   if (broad.length) {
     const files = `${int(broad.length)} files, ${broadMB} MB`;
-    const [baseTarget] = targets.filter((t) => t.checked);
-    const paths = broad.map((s) => s.fileUrl);
-    targets.push({ ...baseTarget!, label: `${baselineName}, ${files}`, paths, paced: false, sample: broad });
-    const apis = broad.map((s) => s.api);
-    targets.push({
-      label: `fds static, ${files}`,
-      port: staticFds.port,
-      paths: apis,
-      checked: true,
-      paced: false,
-      sample: broad,
-    });
+    targets.push(ofFiles(`${baselineName}, ${files}`, baselinePort, broad, false));
+    targets.push(ofApi(`fds static, ${files}`, staticFds.port, broad, false));
   }
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const mismatches: string[] = [];
-  for (const t of targets.filter((x) => x.checked)) {
+  for (const t of targets.filter((x) => x.sample.length)) {
     log(`checking ${t.label}: ${t.sample.length} requests…`);
     const differ = await check(t, release);
     if (differ) mismatches.push(`${t.label}: ${differ} of ${t.sample.length} bodies differ from the file`);
@@ -396,9 +372,8 @@ try {
   if (broadBase && broadFds) {
     const { ratios, ratio } = ratiosOf(broadFds, broadBase);
     console.log(
-      `fds static ÷ ${baselineName}, ${int(broad.length)} files (${broadMB} MB, more than the default 64 MiB ` +
-        `of hot-file memory holds) ${ratio.toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(3)).join(' ')}): ` +
-        'not a goal (the memory holds about half of these files; the rest are read per answer)',
+      `fds static ÷ ${baselineName}, ${int(broad.length)} files (${broadMB} MB; ${memoryShare(broadBytes)}) ` +
+        `${ratio.toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(3)).join(' ')}): not a goal`,
     );
   }
   if (!nginxBin) console.log('  (the goals are set against nginx; against serve-handler they are only indicative)');
