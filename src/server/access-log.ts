@@ -1,42 +1,3 @@
-/**
- * The request log's default sink. One write(2) per request would cost a syscall per answer at tens of
- * thousands of answers a second; lines are gathered instead and written together once per turn of
- * the event loop (or every 64 KiB), so each line still appears within moments of its request.
- */
-const FLUSH_CHARS = 1 << 16;
-
-export interface LineSink {
-  write(line: string): void;
-  /** Write what is gathered now (on shutdown). */
-  flush(): void;
-}
-
-export function bufferedLines(out: { write(text: string): unknown } = process.stdout): LineSink {
-  let lines: string[] = [];
-  let chars = 0;
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    if (!lines.length) return;
-    const text = `${lines.join('\n')}\n`;
-    lines = [];
-    chars = 0;
-    out.write(text);
-  };
-  return {
-    write(line) {
-      lines.push(line);
-      chars += line.length;
-      if (chars >= FLUSH_CHARS) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    },
-    flush,
-  };
-}
-
 export interface AccessEntry {
   /** `Date.now()` when the request was answered. */
   time: number;
@@ -77,4 +38,164 @@ export function accessLine(e: AccessEntry): string {
     `{"time":"${isoTime(e.time)}",${method}"url":${quoted(e.url)},` +
     `"status":${e.status},"bytes":${e.bytes},"ms":${e.ms},"ip":${quoted(e.ip)},"source":${quoted(e.source)}}`
   );
+}
+
+/**
+ * The request log's default sink. One write(2) per request would cost a syscall per answer at tens of
+ * thousands of answers a second; lines are gathered instead and written together once per turn of
+ * the event loop (or before 64 KiB), so each line still appears within moments of its request.
+ *
+ * Each entry is spelled straight into one reused buffer, as the bytes `accessLine` would give, with
+ * no string per line. Spelling each line as a string cost static answers ~8 % of their rate and
+ * joining a turn's lines ~4 % (medians of 12 interleaved pairs against no log), though a profile and
+ * a microbenchmark charged them with ~2 %. Spelled into bytes, static answers with the log run at
+ * 1.09× the rate they ran at with strings (median of 16 pairs), 0.905 of the rate without a log.
+ * Native copies (`buf.set`, `buf.write`) per part cost more than this spelling saved; the bytes are
+ * copied one by one.
+ */
+export interface EntrySink {
+  record(entry: AccessEntry): void;
+  /** Write what is gathered now (on shutdown). */
+  flush(): void;
+}
+
+const FLUSH_BYTES = 1 << 16;
+/** JSON spells a UTF-16 unit in at most six bytes (`\u001f`); the rest of a line takes less than this. */
+const MAX_ESCAPED = 6;
+const FIXED_BYTES = 256;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const part = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const TIME = part('{"time":"');
+const TIME_END = part('Z",');
+const METHOD = part('"method":');
+const COMMA = part(',');
+const URL_ = part('"url":');
+const STATUS = part(',"status":');
+const BYTES = part(',"bytes":');
+const MS = part(',"ms":');
+const IP = part(',"ip":');
+const SOURCE = part(',"source":');
+const END = part('}\n');
+
+export function entryLog(out: { write(bytes: Buffer): unknown } = process.stdout): EntrySink {
+  const buf = Buffer.allocUnsafeSlow(FLUSH_BYTES);
+  let at = 0;
+  let scheduled = false;
+  let prefixSecond = Number.NaN;
+  const prefix = new Uint8Array(20);
+
+  // A copy: the stream may hold what it is given until it is written, and the buffer is reused.
+  const flush = () => {
+    scheduled = false;
+    if (!at) return;
+    const bytes = Buffer.from(buf.subarray(0, at));
+    at = 0;
+    out.write(bytes);
+  };
+  const put = (b: Uint8Array) => {
+    for (let i = 0; i < b.length; i++) buf[at + i] = b[i]!;
+    at += b.length;
+  };
+  /** JSON's spelling of `s`: as it is between quotes when JSON leaves every character as it is (PLAIN). */
+  const text = (s: string) => {
+    const start = at;
+    buf[at++] = QUOTE;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === QUOTE || c === BACKSLASH) {
+        at = start + buf.write(JSON.stringify(s), start, 'utf8');
+        return;
+      }
+      buf[at++] = c;
+    }
+    buf[at++] = QUOTE;
+  };
+  /** A number as `accessLine` spells it (`String`), from 0 to 2^31 - 1 digit by digit. */
+  const int = (n: number) => {
+    if (!(n >= 0 && n <= 0x7fffffff && n === Math.floor(n))) {
+      at += buf.write(String(n), at, 'latin1');
+      return;
+    }
+    let digits = 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+    for (let i = at + digits - 1, x = n; i >= at; i--, x = Math.floor(x / 10)) buf[i] = ZERO + (x % 10);
+    at += digits;
+  };
+  // Whole hundredths, as the server rounds them: their shortest spelling (`String`'s) has at most two
+  // decimals, since distinct hundredths this small are distinct doubles. Other numbers by `String`.
+  const hundredths = (v: number) => {
+    const k = Math.round(v * 100);
+    if (!(v >= 0 && k <= 0x7fffffff && k / 100 === v)) {
+      at += buf.write(String(v), at, 'latin1');
+      return;
+    }
+    const frac = k % 100;
+    int((k - frac) / 100);
+    if (frac === 0) return;
+    buf[at++] = DOT;
+    buf[at++] = ZERO + Math.floor(frac / 10);
+    if (frac % 10) buf[at++] = ZERO + (frac % 10);
+  };
+  const time = (ms: number) => {
+    const second = Math.floor(ms / 1000);
+    if (second !== prefixSecond) {
+      prefixSecond = second;
+      prefix.set(part(new Date(second * 1000).toISOString().slice(0, 20)));
+    }
+    put(prefix);
+    const frac = ms - second * 1000;
+    buf[at++] = ZERO + Math.floor(frac / 100);
+    buf[at++] = ZERO + (Math.floor(frac / 10) % 10);
+    buf[at++] = ZERO + (frac % 10);
+  };
+
+  return {
+    record(e) {
+      const units = e.url.length + e.ip.length + e.source.length + (e.method?.length ?? 0);
+      const most = FIXED_BYTES + MAX_ESCAPED * units;
+      if (at + most > buf.length) flush();
+      // A time the fast spelling does not cover (not a whole millisecond, or past year 9999), or a
+      // line larger than the buffer: as a string.
+      const plainTime = Number.isInteger(e.time) && e.time >= 0 && e.time < 253402300800000;
+      if (!plainTime || most > buf.length) {
+        const line = Buffer.from(`${accessLine(e)}\n`, 'utf8');
+        if (line.length > buf.length - at) {
+          flush();
+          out.write(line);
+          return;
+        }
+        put(line);
+      } else {
+        put(TIME);
+        time(e.time);
+        put(TIME_END);
+        if (e.method !== undefined) {
+          put(METHOD);
+          text(e.method);
+          put(COMMA);
+        }
+        put(URL_);
+        text(e.url);
+        put(STATUS);
+        int(e.status);
+        put(BYTES);
+        int(e.bytes);
+        put(MS);
+        hundredths(e.ms);
+        put(IP);
+        text(e.ip);
+        put(SOURCE);
+        text(e.source);
+        put(END);
+      }
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
 }

@@ -14,7 +14,7 @@ import type { ApiResponse } from '../api/respond.js';
 import { errorResponse } from '../api/respond.js';
 import type { Clock } from '../util/time.js';
 import { systemClock } from '../util/time.js';
-import { accessLine, bufferedLines } from './access-log.js';
+import { accessLine, entryLog } from './access-log.js';
 import { encode } from './transport.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
@@ -84,8 +84,8 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   const store = new StoreSource(opts.storeFile, opts.storeRetryMs);
   const lookup = opts.staticLookup ?? NO_STATIC_BUILD;
   const limiter = opts.rateLimit === null ? null : new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMITS);
-  const sink = opts.log === undefined ? bufferedLines() : null;
-  const log = sink ? sink.write : opts.log;
+  const sink = opts.log === undefined ? entryLog() : null;
+  const log = opts.log;
   const startedAt = performance.now();
   const uptime = () => Math.round((performance.now() - startedAt) / 10) / 100;
   const assets = opts.assets ?? new AssetServer(null);
@@ -141,11 +141,13 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   }
 
   function logRequest(req: Incoming, status: number, bytes: number, started: number, source: string) {
-    if (!log) return;
+    if (!sink && !log) return;
     const ms = Math.round((performance.now() - started) * 100) / 100;
     const url = (req.url ?? '').slice(0, 2048);
     const ip = clientIp(req, !!opts.trustProxy);
-    log(accessLine({ time: Date.now(), method: req.method, url, status, bytes, ms, ip, source }));
+    const entry = { time: Date.now(), method: req.method, url, status, bytes, ms, ip, source };
+    if (sink) sink.record(entry);
+    else log!(accessLine(entry));
   }
 
   /** `headers`: what the rate limiter adds; serve-handler's own headers join them. */

@@ -1,34 +1,109 @@
-/** The default request-log sink: every line, in order, gathered into few writes. */
+/** The request log: each line exactly JSON, and the default sink writing every line, in order, in few writes. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AccessEntry } from '../../src/server/access-log.js';
-import { accessLine, bufferedLines } from '../../src/server/access-log.js';
+import { accessLine, entryLog } from '../../src/server/access-log.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('bufferedLines', () => {
-  it('writes the lines of one turn of the event loop together, in order, each ending in a newline', async () => {
-    const writes: string[] = [];
-    const sink = bufferedLines({ write: (t: string) => writes.push(t) });
-    sink.write('{"n":1}');
-    sink.write('{"n":2}');
-    expect(writes).toEqual([]);
-    await nextTurn();
-    expect(writes).toEqual(['{"n":1}\n{"n":2}\n']);
-    sink.write('{"n":3}');
-    await nextTurn();
-    expect(writes).toEqual(['{"n":1}\n{"n":2}\n', '{"n":3}\n']);
+describe('entryLog', () => {
+  /** What the sink wrote, each write as the text it holds when it is read. */
+  const recorder = () => {
+    const writes: Buffer[] = [];
+    return { writes, sink: entryLog({ write: (b: Buffer) => writes.push(b) }), text: () => writes.map(String) };
+  };
+  const entry = (n: number, url = `/get/soccer/eng.1/events/${n}`): AccessEntry => ({
+    time: Date.UTC(2026, 10, 25, 3, 6, 7) + n,
+    method: 'GET',
+    url,
+    status: 200,
+    bytes: 1000 + n,
+    ms: n / 100,
+    ip: '127.0.0.1',
+    source: 'static',
   });
 
-  it('writes at once when 64 KiB are waiting, and on flush', () => {
-    const writes: string[] = [];
-    const sink = bufferedLines({ write: (t: string) => writes.push(t) });
-    const line = 'x'.repeat(1000);
-    for (let i = 0; i < 70; i++) sink.write(line);
+  it('writes the lines of one turn of the event loop together, in order, each ending in a newline', async () => {
+    const { sink, text } = recorder();
+    sink.record(entry(1));
+    sink.record(entry(2));
+    expect(text()).toEqual([]);
+    await nextTurn();
+    expect(text()).toEqual([`${accessLine(entry(1))}\n${accessLine(entry(2))}\n`]);
+    sink.record(entry(3));
+    await nextTurn();
+    expect(text()).toHaveLength(2);
+    expect(text()[1]).toBe(`${accessLine(entry(3))}\n`);
+  });
+
+  it('writes at once before 64 KiB would be exceeded, and the rest on flush', () => {
+    const { sink, writes, text } = recorder();
+    for (let i = 0; i < 70; i++) sink.record(entry(i, `/${'x'.repeat(1000)}`));
     expect(writes).toHaveLength(1);
-    expect(writes[0]!.split('\n').filter(Boolean)).toHaveLength(66);
+    expect(writes[0]!.length).toBeLessThanOrEqual(64 * 1024);
     sink.flush();
-    expect(writes.join('').split('\n').filter(Boolean)).toHaveLength(70);
+    expect(text().join('')).toBe(
+      Array.from({ length: 70 }, (_, i) => `${accessLine(entry(i, `/${'x'.repeat(1000)}`))}\n`).join(''),
+    );
+  });
+
+  it('never changes bytes it has handed to the stream, which may still hold them', async () => {
+    const { sink, writes } = recorder();
+    sink.record(entry(1));
+    await nextTurn();
+    const first = Buffer.from(writes[0]!);
+    for (let i = 0; i < 100; i++) sink.record(entry(i));
+    sink.flush();
+    expect(writes[0]).toEqual(first);
+  });
+
+  it('writes a line larger than its buffer whole, after the lines before it', () => {
+    const { sink, text } = recorder();
+    const huge = entry(2, `/${'\u0001'.repeat(20_000)}`);
+    sink.record(entry(1));
+    sink.record(huge);
+    sink.record(entry(3));
+    sink.flush();
+    expect(text().join('')).toBe(`${[entry(1), huge, entry(3)].map(accessLine).join('\n')}\n`);
+  });
+
+  it('writes for every entry exactly the line accessLine spells, whatever its text and numbers hold', () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme', maxLength: 3000 }),
+      fc.constantFrom('/a"b', 'x\\y', '\u0000', '\ud800', '\u007f', '~'),
+    );
+    const number = fc.oneof(
+      fc.nat(),
+      fc.double(),
+      fc.constantFrom(-0, 2 ** 31 - 1, 2 ** 31, 0.1, 1e21, Number.NaN, Number.POSITIVE_INFINITY),
+    );
+    const anEntry = fc.record({
+      time: fc.oneof(
+        fc.integer({ min: 0, max: 253402300799999 }),
+        fc.double({ min: 0, max: 253402300799999, noNaN: true }),
+      ),
+      method: fc.option(text, { nil: undefined }),
+      url: text,
+      status: fc.oneof(fc.integer({ min: 100, max: 599 }), number),
+      bytes: number,
+      ms: fc.oneof(
+        fc.double({ min: 0, max: 1e6, noNaN: true }).map((x) => Math.round(x * 100) / 100),
+        number,
+      ),
+      ip: text,
+      source: text,
+    });
+    fc.assert(
+      fc.property(fc.array(anEntry, { maxLength: 40 }), (entries) => {
+        const { sink, writes } = recorder();
+        for (const e of entries) sink.record(e);
+        sink.flush();
+        expect(Buffer.concat(writes).toString('utf8')).toBe(entries.map((e) => `${accessLine(e)}\n`).join(''));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
