@@ -40,19 +40,7 @@ export function accessLine(e: AccessEntry): string {
   );
 }
 
-/**
- * The request log's default sink. One write(2) per request would cost a syscall per answer at tens of
- * thousands of answers a second; lines are gathered instead and written together once per turn of
- * the event loop (or before 64 KiB), so each line still appears within moments of its request.
- *
- * Each entry is spelled straight into one reused buffer, as the bytes `accessLine` would give, with
- * no string per line. Spelling each line as a string cost static answers ~8 % of their rate and
- * joining a turn's lines ~4 % (medians of 12 interleaved pairs against no log), though a profile and
- * a microbenchmark charged them with ~2 %. Spelled into bytes, static answers with the log run at
- * 1.09× the rate they ran at with strings (median of 16 pairs), 0.905 of the rate without a log.
- * Native copies (`buf.set`, `buf.write`) per part cost more than this spelling saved; the bytes are
- * copied one by one.
- */
+/** Where the server puts each request's log entry. */
 export interface EntrySink {
   record(entry: AccessEntry): void;
   /** Write what is gathered now (on shutdown). */
@@ -80,6 +68,19 @@ const IP = part(',"ip":');
 const SOURCE = part(',"source":');
 const END = part('}\n');
 
+/**
+ * The request log's default sink. One write(2) per request would cost a syscall per answer at tens of
+ * thousands of answers a second; lines are gathered instead and written together once per turn of
+ * the event loop (or before 64 KiB), so each line still appears within moments of its request.
+ *
+ * Each entry is spelled straight into one reused buffer, as the bytes `accessLine` would give, with
+ * no string per line. Spelling each line as a string cost static answers ~8 % of their rate and
+ * joining a turn's lines ~4 % (medians of 12 interleaved pairs against no log), though a profile and
+ * a microbenchmark charged them with ~2 %. Spelled into bytes, static answers with the log run at
+ * 1.09× the rate they ran at with strings (median of 16 pairs), 0.905 of the rate without a log.
+ * Native copies (`buf.set`, `buf.write`) per part cost more than this spelling saved; the bytes are
+ * copied one by one.
+ */
 export function entryLog(out: { write(bytes: Buffer): unknown } = process.stdout): EntrySink {
   const buf = Buffer.allocUnsafeSlow(FLUSH_BYTES);
   let at = 0;
