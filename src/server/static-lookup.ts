@@ -16,9 +16,11 @@ import type { Resolution } from '../api/resolve.js';
 import type { ApiResponse } from '../api/respond.js';
 import { finishResponse, requestHeader } from '../api/respond.js';
 import { MANIFEST_FILE } from '../publish/release.js';
+import type { Coding } from './compress.js';
 import { compressibleSize, negotiate } from './compress.js';
 import { encode } from './transport.js';
 import type { HeldBuffer } from './byte-lru.js';
+import type { Body } from './file-bodies.js';
 import { FileBodies } from './file-bodies.js';
 import { ReleaseIndex } from './release-index.js';
 import { ReleaseWatch } from './release-watch.js';
@@ -193,11 +195,8 @@ export class StaticBuild implements StaticLookup {
         // The memory dropped the body: read it again and answer with the headers finished before
         // (rebuilding them and their encoded head took about a seventh of the rate of a round of
         // more files than the memory holds: 19.8k → 23.2k req/s).
-        const body = coding ? this.bodies.encoded(dir, index, n, coding) : this.bodies.body(dir, index, n);
-        if (body === null) {
-          this.watch.invalidate();
-          return null;
-        }
+        const body = this.body(dir, index, n, coding);
+        if (body === null) return null;
         if (body.held) answer.body = body.held;
         bytes = body.bytes;
       } else answer.body.used = true;
@@ -206,11 +205,8 @@ export class StaticBuild implements StaticLookup {
     // Status, ETag and 304 are decided as for any answer; a 304 needs no body, so none is read for it.
     const response = finishResponse(req, 200, { ...index.headers(n) }, EMPTY, index.etag(n));
     if (response.status === 200) {
-      const body = coding ? this.bodies.encoded(dir, index, n, coding) : this.bodies.body(dir, index, n);
-      if (body === null) {
-        this.watch.invalidate();
-        return null;
-      }
+      const body = this.body(dir, index, n, coding);
+      if (body === null) return null;
       if (coding) {
         response.headers.Vary = 'Accept-Encoding';
         response.headers['Content-Encoding'] = coding;
@@ -224,6 +220,16 @@ export class StaticBuild implements StaticLookup {
       }
     }
     return response;
+  }
+
+  /**
+   * File `n`'s body in `coding`, from the memory or its file; null when the file is not what the
+   * manifest says (the release is being replaced): the release is then looked up again.
+   */
+  private body(dir: string, index: ReleaseIndex, n: number, coding: Coding | null): Body | null {
+    const body = coding ? this.bodies.encoded(dir, index, n, coding) : this.bodies.body(dir, index, n);
+    if (body === null) this.watch.invalidate();
+    return body;
   }
 
   private compressible(index: ReleaseIndex, n: number): boolean {
