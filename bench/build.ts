@@ -24,13 +24,14 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BuildSummary } from '../src/publish/build.js';
-import { currentRelease } from '../src/publish/release.js';
+import { currentRelease, releaseLayout } from '../src/publish/release.js';
 import { openStore } from '../src/store/db.js';
 import os from 'node:os';
 import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
 import { BENCH_TODAY, syncDemo, syncDemoRoutine } from './demo.js';
 import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../src/cli/build-heap.js';
 import { recordGoals } from './goals.js';
+import { median } from './median.js';
 import { textTable } from './table.js';
 
 const { values } = parseArgs({
@@ -130,8 +131,8 @@ async function cliDayStep(dir: string, db: string, out: string, at: Date, scale:
     });
   }
   fs.rmSync(side, { recursive: true, force: true });
-  const sorted = runs.map((r) => r.seconds).sort((a, b) => a - b);
-  return { sync, ...runs[0]!, seconds: sorted[CLI_RUNS >> 1]!, range: [sorted[0]!, sorted.at(-1)!] as const };
+  const seconds = runs.map((r) => r.seconds);
+  return { sync, ...runs[0]!, seconds: median(seconds), range: [Math.min(...seconds), Math.max(...seconds)] as const };
 }
 
 function time(fn: () => void): number {
@@ -214,9 +215,9 @@ for (const scale of values.scales!.split(',').map(Number)) {
   process.stderr.write(`scale ${scale}: full builds and copies…\n`);
   // Full builds and copies of the first one's tree, taken in turn, each into space the one before freed
   // (as the first build writes into the space this scale's directory freed when it was cleared above),
-  // the median of each reported. One of either on this disk moves by up to 2× as the kernel finds memory
-  // for it: a single copy right after the build took 0.5–2.0 s at scale 1 and up to 8.7 s at scale 4,
-  // and single full builds at scale 1 took 2.8–6.1 s. The later builds go into directories of their
+  // the median of each reported. Either moves by 2× and more on this disk as the kernel finds memory
+  // for it: single copies took 0.5–6.0 s at scale 1 and up to 8.7 s at scale 4, and single full builds
+  // at scale 1 took 2.8–6.4 s. The later builds go into directories of their
   // own, as new as the first build's, so none starts from a release it could reuse.
   const full = buildInChild(db, out);
   const builds: Measured[] = [full];
@@ -228,14 +229,14 @@ for (const scale of values.scales!.split(',').map(Number)) {
     if (builds.length === RUNS) break;
     const side = path.join(dir, `dist-full-${run + 2}`);
     builds.push(buildInChild(db, side));
-    fs.rmSync(path.join(dir, `.dist-full-${run + 2}.releases`), { recursive: true, force: true });
+    fs.rmSync(releaseLayout(side).root, { recursive: true, force: true });
     fs.rmSync(side, { force: true });
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   const cp = median(copies);
   const fastestCp = Math.min(...copies);
-  const buildSeconds = median(builds.map((b) => b.seconds));
-  const buildRange = `${s(Math.min(...builds.map((b) => b.seconds)))}–${s(Math.max(...builds.map((b) => b.seconds)))}`;
+  const buildTimes = builds.map((b) => b.seconds);
+  const buildSeconds = median(buildTimes);
+  const buildRange = `${s(Math.min(...buildTimes))}–${s(Math.max(...buildTimes))}`;
   const peakRss = median(builds.map((b) => b.rssMiB));
   const again = buildInChild(db, out);
   const fullOwn = median(builds.map((b) => b.summary.seconds));

@@ -29,6 +29,7 @@ import { DEFAULT_CACHE_BYTES } from '../src/server/file-bodies.js';
 import { Children } from './children.js';
 import { ensureDemoBuild } from './demo.js';
 import { recordGoals } from './goals.js';
+import { median, medianBy } from './median.js';
 import type { LoadResult } from './load.js';
 import { autocannonGenerator, paced, wrk } from './load.js';
 import { sampleRequests } from './requests.js';
@@ -104,12 +105,6 @@ interface Measured {
   atRate: LoadResult | null;
   rounds: LoadResult[];
   rateRounds: LoadResult[];
-}
-
-/** The run with the median of a figure (the lower middle one of an even count). */
-function medianBy(runs: LoadResult[], figure: (r: LoadResult) => number): LoadResult {
-  const sorted = [...runs].sort((a, b) => figure(a) - figure(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 const CACHE_MIB = DEFAULT_CACHE_BYTES / 2 ** 20;
@@ -196,20 +191,17 @@ try {
   const kB = `${(meanBytes / 1000).toFixed(1)} kB`;
 
   // A static server is sent each request's file URL, fds its API URL; a ceiling target is checked for nothing.
-  const ofFiles = (label: string, port: number, asked: SampledRequest[], paced: boolean): Target => ({
-    label,
-    port,
-    paths: asked.map((s) => s.fileUrl),
-    sample: asked,
-    paced,
-  });
-  const ofApi = (label: string, port: number, asked: SampledRequest[], paced: boolean): Target => ({
-    label,
-    port,
-    paths: asked.map((s) => s.api),
-    sample: asked,
-    paced,
-  });
+  const targetOf =
+    (url: (s: SampledRequest) => string) =>
+    (label: string, port: number, asked: SampledRequest[], paced: boolean): Target => ({
+      label,
+      port,
+      paths: asked.map(url),
+      sample: asked,
+      paced,
+    });
+  const ofFiles = targetOf((s) => s.fileUrl);
+  const ofApi = targetOf((s) => s.api);
   const targets: Target[] = [];
   let baselineName: string;
   let baselinePort: number;
@@ -349,13 +341,14 @@ try {
   ]);
   console.log(`\n${textTable(header, rows, 1)}\n`);
 
-  /** The median of the rounds' ratios: a round's two runs are the closest in time. */
-  const ratiosOf = (m: Measured, to: Measured) => {
+  /** The median of the rounds' ratios (a round's two runs are the closest in time), with each round's. */
+  const ratioOf = (m: Measured, to: Measured) => {
     const ratios = m.rounds.map((x, i) => x.rps / to.rounds[i]!.rps);
-    return { ratios, ratio: [...ratios].sort((a, b) => a - b)[Math.floor((ratios.length - 1) / 2)]! };
+    const ratio = median(ratios);
+    return { ratio, text: `${ratio.toFixed(3).padStart(6)} (rounds ${ratios.map((x) => x.toFixed(3)).join(' ')})` };
   };
   const verdict = (m: Measured, goal: { ratio: number; p99Ms: number }) => {
-    const { ratios, ratio } = ratiosOf(m, base);
+    const { ratio, text } = ratioOf(m, base);
     const p99 = m.atRate!.p99Ms;
     const met = ratio >= goal.ratio && p99 <= goal.p99Ms;
     recordGoals({
@@ -366,17 +359,17 @@ try {
     });
     return (
       // Three places: at two, a ratio just under the goal printed as the goal beside "NOT met".
-      `${ratio.toFixed(3).padStart(6)} (rounds ${ratios.map((x) => x.toFixed(3)).join(' ')})   goal ≥ ${goal.ratio} ` +
+      `${text}   goal ≥ ${goal.ratio} ` +
       `with p99 ≤ ${goal.p99Ms} ms at ${rate}/s (${ms(p99)} ms): ${met ? 'met' : 'NOT met'}`
     );
   };
   console.log(`fds static ÷ ${baselineName}  ${verdict(stat, GOALS.static)}`);
   console.log(`fds dynamic ÷ ${baselineName} ${verdict(dyn, GOALS.dynamic)}`);
   if (broadBase && broadFds) {
-    const { ratios, ratio } = ratiosOf(broadFds, broadBase);
+    const { text } = ratioOf(broadFds, broadBase);
     console.log(
       `fds static ÷ ${baselineName}, ${int(broad.length)} files (${broadMB} MB; ${memoryShare(broadBytes)}) ` +
-        `${ratio.toFixed(3)} (rounds ${ratios.map((x) => x.toFixed(3)).join(' ')}): not a goal`,
+        `${text.trim()}: not a goal`,
     );
   }
   if (!nginxBin) console.log('  (the goals are set against nginx; against serve-handler they are only indicative)');
