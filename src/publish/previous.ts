@@ -4,6 +4,7 @@
  */
 import type { ManifestEntry } from './manifest.js';
 import { InStep } from './in-step.js';
+import { QUOTE } from '../util/json-bytes.js';
 
 const FILE_KEY = '{"file":"';
 
@@ -31,7 +32,6 @@ export function requestAt(line: string, file: string, path: string): boolean {
 }
 
 const QUESTION = '?'.charCodeAt(0);
-const QUOTE = '"'.charCodeAt(0);
 
 export const parsePrevious = (line: string): ManifestEntry => JSON.parse(line) as ManifestEntry;
 

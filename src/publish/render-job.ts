@@ -13,6 +13,7 @@ import type { ManifestEntry } from './manifest.js';
 import type { PlannedFile } from './plan.js';
 import type { KeptPart } from './kept.js';
 import { RawJson } from '../api/raw-json.js';
+import { CLOSE_BRACE } from '../util/json-bytes.js';
 
 /** Plain data, so it crosses to a worker as is. */
 export interface RenderJob {
@@ -70,11 +71,9 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
 
 /** A kept part's bytes, unless the published file is not the one its manifest line describes: then none. */
 function keptBytes(published: Buffer | null, part: KeptPart): RawJson | null {
-  if (published?.length !== part.bytes || published[part.bytes - 1] !== CLOSING_BRACE) return null;
+  if (published?.length !== part.bytes || published[part.bytes - 1] !== CLOSE_BRACE) return null;
   return new RawJson(published.subarray(part.at, part.bytes - 1));
 }
-
-const CLOSING_BRACE = '}'.charCodeAt(0);
 
 /** The job that renders a planned file (resolved when it was planned), with what the published release says of it. */
 export function jobOf(

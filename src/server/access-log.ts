@@ -1,3 +1,6 @@
+/** The request log: each request's line, and the sink that gathers and writes them. */
+import { BACKSLASH, QUOTE } from '../util/json-bytes.js';
+
 export interface AccessEntry {
   /** `Date.now()` when the request was answered. */
   time: number;
@@ -17,15 +20,20 @@ const quoted = (s: string): string => (PLAIN.test(s) ? `"${s}"` : JSON.stringify
 let isoSecond = Number.NaN;
 let isoPrefix = '';
 
-/** `new Date(ms).toISOString()`, its date and time of day made once per second. */
-function isoTime(ms: number): string {
-  const second = Math.floor(ms / 1000);
+/** `new Date(second * 1000).toISOString()` up to the milliseconds (`2026-11-25T03:06:07.`), made once per second. */
+function isoSecondPrefix(second: number): string {
   if (second !== isoSecond) {
     isoSecond = second;
     isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
   }
+  return isoPrefix;
+}
+
+/** `new Date(ms).toISOString()`. */
+function isoTime(ms: number): string {
+  const second = Math.floor(ms / 1000);
   const frac = ms - second * 1000;
-  return `${isoPrefix}${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}Z`;
+  return `${isoSecondPrefix(second)}${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}Z`;
 }
 
 /**
@@ -51,8 +59,6 @@ const FLUSH_BYTES = 1 << 16;
 /** JSON spells a UTF-16 unit in at most six bytes (`\u001f`); the rest of a line takes less than this. */
 const MAX_ESCAPED = 6;
 const FIXED_BYTES = 256;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const DOT = 0x2e;
 const ZERO = 0x30;
 const part = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -86,7 +92,7 @@ export function entryLog(out: { write(bytes: Buffer): unknown } = process.stdout
   let at = 0;
   let scheduled = false;
   let prefixSecond = Number.NaN;
-  const prefix = new Uint8Array(20);
+  let prefix = new Uint8Array(0);
 
   // A copy: the stream may hold what it is given until it is written, and the buffer is reused.
   const flush = () => {
@@ -144,7 +150,7 @@ export function entryLog(out: { write(bytes: Buffer): unknown } = process.stdout
     const second = Math.floor(ms / 1000);
     if (second !== prefixSecond) {
       prefixSecond = second;
-      prefix.set(part(new Date(second * 1000).toISOString().slice(0, 20)));
+      prefix = part(isoSecondPrefix(second));
     }
     put(prefix);
     const frac = ms - second * 1000;

@@ -5,6 +5,7 @@
  */
 import zlib from 'node:zlib';
 import { objectSpans } from '../util/json-spans.js';
+import { CLOSE_BRACKET, COMMA, OPEN_BRACKET } from '../util/json-bytes.js';
 
 export function packJson(text: string | Buffer): Buffer {
   return zlib.deflateRawSync(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, { level: 6 });
@@ -43,10 +44,6 @@ export function packEnds(byteLengths: readonly number[]): Buffer {
   });
   return ends;
 }
-
-const OPEN_BRACKET = '['.charCodeAt(0);
-const COMMA = ','.charCodeAt(0);
-const CLOSE_BRACKET = ']'.charCodeAt(0);
 
 /**
  * Records as a stream is stored: one JSON array of them, separated by single commas (the bytes a

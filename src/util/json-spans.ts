@@ -6,17 +6,9 @@
  * is, so a byte scan finds what a character scan would. The JSON must be valid (the store only
  * holds what JSON.stringify wrote).
  */
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.js';
 
 const decoder = new TextDecoder();
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 /** The index just past the string that starts at `i` (a quote). */
 function skipString(text: Uint8Array, i: number): number {

@@ -18,6 +18,7 @@ import type { LeagueRefBody } from '../serialize/league.js';
 import { requireLeague } from '../serialize/league.js';
 import { pageCount, pageOffset } from '../vocab.js';
 import { RawJson } from '../raw-json.js';
+import { CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET } from '../../util/json-bytes.js';
 
 const ARRAY_SECTIONS = new Set([
   'keyEvents',
@@ -52,8 +53,6 @@ function requireFacts(
   return { league: ref, facts };
 }
 
-const OPEN_BRACE = 0x7b;
-
 /**
  * The stored header (an object's JSON) with `league` replaced by the league record, or inserted
  * after `season` (else `uid`, else `id`, else the last member) when absent: spliced into the stored
@@ -80,9 +79,6 @@ function header(store: StoreReader, league: LeagueRefBody, match: MatchRow): Rec
     competitions: [competitionBody(m, sourceIn(store.catalogue(league.slug)))],
   };
 }
-
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 function dataAvailability(
   store: StoreReader,
