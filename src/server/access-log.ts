@@ -83,7 +83,8 @@ const END = part('}\n');
  * no string per line. Spelling each line as a string cost static answers ~8 % of their rate and
  * joining a turn's lines ~4 % (medians of 12 interleaved pairs against no log), though a profile and
  * a microbenchmark charged them with ~2 %. Spelled into bytes, static answers with the log run at
- * 1.09× the rate they ran at with strings (median of 16 pairs), 0.905 of the rate without a log.
+ * 1.04–1.09× the rate they ran at with strings (medians of 16 pairs, two runs), and at 0.905–0.909
+ * of the rate without a log (0.872 before).
  * Native copies (`buf.set`, `buf.write`) per part cost more than this spelling saved; the bytes are
  * copied one by one.
  */
