@@ -16,13 +16,11 @@ import { routePath } from '../api/route.js';
 import { FilePlacer, inThread } from './place.js';
 import { PreviousManifest, parsePrevious } from './previous.js';
 import { FileDigest, SegmentKeys } from './spool-segments.js';
-import type { ManifestRange } from './manifest-ranges.js';
 import { RangeWriter, readRanges } from './manifest-ranges.js';
 import { SpoolSegments } from './spool-reader.js';
-import type { SegmentSummary } from './spool-segments.js';
 import { planEntries, planOf } from './plan.js';
-import type { PlanGroup, PlanItem, PlannedFile } from './plan.js';
-import type { JobResult, RenderJob } from './render-job.js';
+import type { PlanGroup, PlanItem } from './plan.js';
+import type { RenderJob } from './render-job.js';
 import { jobOf, runJob } from './render-job.js';
 import { POOL_AFTER, launchPool } from './render-pool.js';
 import type { SpareCopy } from './spare.js';
@@ -36,10 +34,10 @@ import { EdgeIndex, writeRouter } from './edge.js';
 import type { BuildOptions } from './build.js';
 import type { Recycler } from './recycle.js';
 import { lineageBase } from './recycle.js';
-import type { CarriedFile, Run } from './carried-file.js';
+import type { Run } from './carried-file.js';
 import { ReleaseRecord } from './release-record.js';
-import { itemOfCarried } from './carried-file.js';
 import { KeptParts } from './kept.js';
+import { InOrder, windowFor } from './in-order.js';
 
 export class BuildError extends Error {
   constructor(
@@ -122,57 +120,20 @@ export async function writeRelease(
   const kept = scope.kind === 'changes' && previous ? new KeptParts(store, scope, placer) : null;
   const { counts, failures } = record;
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
-  type Pending =
-    | CarriedFile
-    | { file: PlannedFile; result: Promise<JobResult>; segment: string }
-    | { link: SegmentSummary }
-    | { lines: Buffer; range: ManifestRange; summary: SegmentSummary }
-    | { end: string; groups: string | null; count: number };
-  const pending: Pending[] = [];
-  const settle = async (keep: number) => {
-    while (pending.length > keep) {
-      const head = pending[0]!;
-      if ('link' in head) {
-        pending.shift();
-        rules.link(spool!.dir!, head.link);
-        continue;
-      }
-      if ('range' in head) {
-        pending.shift();
-        record.segment(head.range, head.lines, spool!.dir!, head.summary);
-        continue;
-      }
-      if ('end' in head) {
-        pending.shift();
-        ranges.end(head.end, head.groups, head.count);
-        continue;
-      }
-      if ('line' in head) {
-        if (head.linked === true || (await head.linked)) {
-          pending.shift();
-          record.carried(head);
-          continue;
-        }
-        // The published file could not be carried over: render it after all, in its place in the order.
-        counts.rendered++;
-        const file = planOf(itemOfCarried(head));
-        const job = jobOf(file, parsePrevious(head.line), head.rec);
-        pending[0] = { file, result: local(job), segment: head.segment };
-      }
-      const current = pending[0] as Extract<Pending, { result: unknown }>;
-      const r = await (pool ? pool.result(current.result) : current.result);
-      pending.shift();
-      if (!r.ok) {
-        record.fail(r.error);
-        continue;
-      }
-      record.rendered(current.file, r, current.segment);
-      counts[r.placed]++;
-      if (r.kept) counts.kept++;
-      if (listed && r.placed !== 'unchanged') rewritten.push(current.file.file);
-      opts.onFile?.(false);
-    }
-  };
+  const window = windowFor(pool, many);
+  const spoolDir = spool?.dir ?? null;
+  const { onFile } = opts;
+  const order = new InOrder({
+    record,
+    rules,
+    ranges,
+    spoolDir,
+    local,
+    pool,
+    window,
+    rewritten: listed ? rewritten : null,
+    onFile,
+  });
   // A group of requests nothing it reads changed (a match untouched by the sync) is carried over as
   // the published manifest lists it, without planning its files. Not with the edge router, which
   // plans every file for its index.
@@ -182,15 +143,13 @@ export async function writeRelease(
     !affected(group.route.groupReads(group.params), scope.topics);
   const carriedGroup = (group: PlanGroup, at: string | null) =>
     !edge && unaffected(group) ? known.takeRequestsAt(at ?? routePath(group.route, group.params)) : null;
-  // Backpressure: a bounded window of results (and so of bodies in flight) at any time.
-  const window = () => (pool ? (many ? IN_FLIGHT : BESIDE_WORKER) : IN_PROCESS);
   const pushRun = async (group: PlanGroup, run: Run, segment: string, linking: boolean) => {
     for (const [file, line] of run) {
       const rec = recycler?.claim(file, line) ?? null;
       const spooled = linking ? null : (spool?.take(segment, file) ?? null);
       const linked = placer.standsAsIs(rec) || placer.keep(file, rec);
-      pending.push({ file, item: null, group, line, spooled, linked, rec, segment, linking });
-      if (pending.length > window()) await settle(window() >> 1);
+      order.add({ file, item: null, group, line, spooled, linked, rec, segment, linking });
+      if (order.full) await order.drain();
     }
   };
   // The carried groups of the open segment, held back while it may still be linked whole: until it
@@ -213,7 +172,7 @@ export async function writeRelease(
     const summary = open.whole ? spool?.intact(key) : null;
     const linking = !!summary?.carriable && summary.files === digest.files && summary.digest === digest.digest();
     for (const [group, run] of runs) await pushRun(group, run, key, linking);
-    if (linking) pending.push({ link: summary });
+    if (linking) order.add({ link: summary });
   };
   const standsAsIs = ([file, line]: [string, string]) => placer.standsAsIs(recycler?.claim(file, line) ?? null);
   let planned = 0;
@@ -246,16 +205,16 @@ export async function writeRelease(
       if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
         const spooled = spool?.take(segment, item.file) ?? null;
         const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
-        pending.push({ file: item.file, item, group: null, line, spooled, linked, rec, segment, linking: false });
+        order.add({ file: item.file, item, group: null, line, spooled, linked, rec, segment, linking: false });
       } else {
         const file = planOf(item);
         counts.rendered++;
         const before = line === null ? null : parsePrevious(line);
         const job = jobOf(file, before, rec, before && kept ? kept.of(file, before) : null);
         const result = pool ? pool.run(job) : local(job);
-        pending.push({ file, result, segment });
+        order.add({ file, result, segment });
       }
-      if (pending.length > window()) await settle(window() >> 1);
+      if (order.full) await order.drain();
     }
   };
   /** The held groups, planned file by file after all. */
@@ -275,14 +234,14 @@ export async function writeRelease(
       const lines = range && summary?.carriable ? known.skip(range.at, range.to, range.files) : null;
       if (lines) {
         plannedMore(range!.files);
-        pending.push({ lines, range: range!, summary: summary! });
-        if (pending.length > window()) await settle(window() >> 1);
+        order.add({ lines, range: range!, summary: summary! });
+        if (order.full) await order.drain();
         return;
       }
       await planHeld();
     }
     await flushOpen();
-    pending.push({ end: key, groups: digest, count: groups.files });
+    order.add({ end: key, groups: digest, count: groups.files });
   };
   try {
     opts.onPlanned?.(previousFiles);
@@ -310,7 +269,7 @@ export async function writeRelease(
       await planEntry(entry, at);
     }
     await closeSegment();
-    await settle(0);
+    await order.settle(0);
     known.drain();
   } finally {
     await pool?.close();
@@ -351,16 +310,6 @@ export async function writeRelease(
  * live matchday changes a few dozen records.
  */
 export const WORKER_AFTER = 256;
-/** Results awaited at once from the render workers: enough to keep them busy, few enough to bound memory. */
-const IN_FLIGHT = 512;
-/**
- * Entries awaited at once while one worker renders beside this thread. The worker's bodies never
- * come here, so an entry is a manifest line or a result's headers; a smaller window kept the plan
- * waiting on a render while carried files piled up behind it.
- */
-const BESIDE_WORKER = 16_384;
-/** Results awaited at once when the build renders in its own thread. */
-const IN_PROCESS = 32;
 
 /** A match group's identity within its segment, whose key names the route and league: its path parameters. */
 function groupId(params: Readonly<Record<string, string>>): string {
