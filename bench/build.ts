@@ -18,18 +18,16 @@
  *
  *   npx tsx bench/build.ts [--scales 1,4] [--dir .tmp/bench]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { BuildSummary } from '../src/publish/build.js';
-import { currentRelease, releaseLayout } from '../src/publish/release.js';
 import { openStore } from '../src/store/db.js';
 import os from 'node:os';
 import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
 import { BENCH_TODAY, syncDemo, syncDemoRoutine } from './demo.js';
-import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../src/cli/build-heap.js';
+import { CLI_RUNS, ORIGIN, RUNS, buildInChild, cliDayStep, fullBuildsAndCopies } from './build-runs.js';
 import { recordGoals } from './goals.js';
 import { median } from './median.js';
 import { textTable } from './table.js';
@@ -42,21 +40,7 @@ const { values } = parseArgs({
   },
 });
 
-/**
- * Builds send what they did not pre-render to an origin: the scale-4 store is too large for the
- * Netlify Function (the build would refuse, CONTRACT §7), and every scale is built the same way.
- */
-const ORIGIN = 'https://origin.example';
-
-interface Measured {
-  summary: BuildSummary;
-  seconds: number;
-  rssMiB: number;
-}
-
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** Builds measured in a child run the compiled code, as `fds build` does: compiled here first, so it is this code. */
-const CHILD = path.join(here, 'build-child.mjs');
 execFileSync(process.execPath, [path.join(here, '../node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
   cwd: path.join(here, '..'),
   stdio: 'inherit',
@@ -68,91 +52,18 @@ const compiled = <T>(module: string): Promise<T> => import(pathToFileURL(path.jo
 const { build } = await compiled<typeof import('../src/publish/build.js')>('publish/build.js');
 const { StoreReader } = await compiled<typeof import('../src/store/read/reader.js')>('store/read/reader.js');
 
-function buildInChild(db: string, out: string, full = false, heapMiB?: number): Measured {
-  const started = performance.now();
-  // As `fds build` runs (bin/fds.js, build-heap.ts), and the smaller cap when asked for (a later flag wins).
-  const heap = [...BUILD_HEAP_FLAGS, ...(heapMiB ? [`--max-old-space-size=${heapMiB}`] : [])];
-  const args = [...heap, CHILD, '--db', db, '--out', out, '--fallback', ORIGIN, ...(full ? ['--full'] : [])];
-  const env = { ...BUILD_MALLOC_ENV, ...process.env };
-  const res = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24, env });
-  if (res.status !== 0) throw new Error(`build failed: ${res.stderr}`);
-  const { summary, maxRssKiB } = JSON.parse(res.stdout) as { summary: BuildSummary; maxRssKiB: number };
-  return { summary, seconds: (performance.now() - started) / 1000, rssMiB: maxRssKiB / 1024 };
-}
-
-/** Runs of the day step as a process of its own, each on a fresh copy of the releases: the median is reported. */
-const CLI_RUNS = 5;
-
-/**
- * The first incremental build after the full one, one day later, as `fds build` runs on its own: on
- * a copy of the store and of the releases (hard links), so the loop below starts from the same state.
- * The store is synced once; each run starts from a fresh copy of the releases as the full build left
- * them. One run of about a second moved by ±5 % from run to run on this 2-core machine.
- */
-async function cliDayStep(dir: string, db: string, out: string, at: Date, scale: number) {
-  const side = path.join(dir, 'cli');
-  fs.rmSync(side, { recursive: true, force: true });
-  fs.mkdirSync(side);
-  const sideDb = path.join(side, 'demo.sqlite');
-  // The store's file as it is (its log checkpointed into it first), not a VACUUM INTO copy: a
-  // compacted store made the day step ~4 % faster than the store a CI job has synced in place.
-  const store = openStore(db);
-  store.pragma('wal_checkpoint(TRUNCATE)');
-  store.close();
-  fs.copyFileSync(db, sideDb);
-  const sync = await syncDemoRoutine(sideDb, at, scale);
-  const root = path.join(dir, '.dist.releases');
-  const runs: Array<{ seconds: number; rendered: string; written: string }> = [];
-  for (let run = 0; run < CLI_RUNS; run++) {
-    const releases = path.join(side, '.dist.releases');
-    const sideOut = path.join(side, 'dist');
-    fs.rmSync(releases, { recursive: true, force: true });
-    fs.rmSync(sideOut, { force: true });
-    execFileSync('cp', ['-al', root, releases]);
-    fs.symlinkSync(path.join('.dist.releases', path.basename(currentRelease(out)!)), sideOut);
-    const started = performance.now();
-    const res = spawnSync(
-      process.execPath,
-      [path.join(here, '../bin/fds.js'), 'build', '--db', sideDb, '--out', sideOut, '--fallback', ORIGIN],
-      { encoding: 'utf8' },
-    );
-    const seconds = (performance.now() - started) / 1000;
-    if (res.status !== 0) throw new Error(`fds build failed: ${res.stderr}`);
-    // The count may be followed by how many of those renders kept a part of their published file.
-    const rendered = /incremental: (\d[\d,]*) rendered(?: \([^)]*\))?: (\d[\d,]*) written/.exec(res.stdout);
-    // At a small scale a day may bring no match into the sync's window: nothing to build is an answer too.
-    const unchanged = /: nothing changed since the published build/.test(res.stdout);
-    if (!rendered && !unchanged) throw new Error(`fds build did not build incrementally: ${res.stdout}`);
-    const count = (s: string) => s.replaceAll(',', '');
-    runs.push({
-      seconds,
-      rendered: rendered ? count(rendered[1]!) : '0',
-      written: rendered ? count(rendered[2]!) : '0',
-    });
-  }
-  fs.rmSync(side, { recursive: true, force: true });
-  const seconds = runs.map((r) => r.seconds);
-  return { sync, ...runs[0]!, seconds: median(seconds), range: [Math.min(...seconds), Math.max(...seconds)] as const };
-}
-
-function time(fn: () => void): number {
-  const started = performance.now();
-  fn();
-  return (performance.now() - started) / 1000;
-}
-
 const HEAP_CAP_MIB = 48;
 /** 300 MB, the goal's bound, in the MiB the table prints. */
 const PEAK_RSS_MIB = Math.floor(300e6 / 2 ** 20);
 /**
  * How much more a larger scale's full build may peak at and still count as not growing: run-to-run
- * noise, and memory that a short build ends before it is all taken. Sampled through builds
- * (/proc/self/smaps), each render worker's malloc arena and the V8 heaps grow for the first ~3.5 s and
- * then stay flat to the end of a 10 s build at scale 4; a scale-1 build ends at ~2.5 s, ~15 MiB short of that.
+ * noise (single scale-1 builds peaked anywhere from 186 to 204 MiB on one machine in one session), and
+ * memory the collector frees. The extra at scale 4 sits in the render workers' malloc arenas (smaps):
+ * at the peak of live malloc (heaptrack), short-lived Buffers (bodies, inflated summaries, better-sqlite3's
+ * blob copies), freed only when V8 collects them, held ~10 MB more than at scale 1, where each league has
+ * a third as many full-size fixtures pages to render one after another. Nothing is held per file or match.
  */
 const RSS_GROWTH_PCT = 10;
-/** Full builds, and copies of the first one's tree with `cp -r`, timed at each scale: the medians reported. */
-const RUNS = 3;
 const s = (x: number) => x.toFixed(1);
 const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)} %`;
 const load = () => os.loadavg()[0]!.toFixed(1);
@@ -213,25 +124,8 @@ for (const scale of values.scales!.split(',').map(Number)) {
   const storeMB = fs.statSync(db).size / 1e6;
 
   process.stderr.write(`scale ${scale}: full builds and copies…\n`);
-  // Full builds and copies of the first one's tree, taken in turn, each into space the one before freed
-  // (as the first build writes into the space this scale's directory freed when it was cleared above),
-  // the median of each reported. Either moves by 2× and more on this disk as the kernel finds memory
-  // for it: single copies took 0.5–6.0 s at scale 1 and up to 8.7 s at scale 4, and single full builds
-  // at scale 1 took 2.8–6.4 s. The later builds go into directories of their
-  // own, as new as the first build's, so none starts from a release it could reuse.
-  const full = buildInChild(db, out);
-  const builds: Measured[] = [full];
-  const copies: number[] = [];
-  const copy = path.join(dir, 'copy');
-  for (let run = 0; run < RUNS; run++) {
-    copies.push(time(() => execFileSync('cp', ['-r', currentRelease(out)!, copy])));
-    fs.rmSync(copy, { recursive: true, force: true });
-    if (builds.length === RUNS) break;
-    const side = path.join(dir, `dist-full-${run + 2}`);
-    builds.push(buildInChild(db, side));
-    fs.rmSync(releaseLayout(side).root, { recursive: true, force: true });
-    fs.rmSync(side, { force: true });
-  }
+  const { builds, copies } = fullBuildsAndCopies(dir, db, out);
+  const full = builds[0]!;
   const cp = median(copies);
   const fastestCp = Math.min(...copies);
   const buildTimes = builds.map((b) => b.seconds);
