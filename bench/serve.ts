@@ -25,15 +25,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { currentRelease } from '../src/publish/release.js';
-import { DEFAULT_CACHE_BYTES } from '../src/server/file-bodies.js';
 import { Children } from './children.js';
 import { ensureDemoBuild } from './demo.js';
-import { recordGoals } from './goals.js';
-import { median, medianBy } from './median.js';
-import type { LoadResult } from './load.js';
+import { medianBy } from './median.js';
 import { autocannonGenerator, paced, wrk } from './load.js';
 import { sampleRequests } from './requests.js';
-import { textTable } from './table.js';
+import type { Measured, Target } from './serve-report.js';
+import { int, report } from './serve-report.js';
 import type { SampledRequest } from './requests.js';
 import {
   NGINX_CEILING_PATH,
@@ -84,39 +82,6 @@ const opts = {
 };
 const without = new Set(values.without!.split(',').filter(Boolean));
 
-interface Target {
-  label: string;
-  port: number;
-  paths: string[];
-  /** Also measured at the fixed rate (the broad sample is measured saturated only). */
-  paced: boolean;
-  /**
-   * The sampled requests `paths` stand for, in the same order: each is checked to answer 200 with its
-   * file's bytes before anything is timed. None for the ceiling.
-   */
-  sample: SampledRequest[];
-}
-
-interface Measured {
-  target: Target;
-  /** The median of `rounds` by rate. */
-  saturated: LoadResult;
-  /** The median of `rateRounds` by p99 (null: not paced). */
-  atRate: LoadResult | null;
-  rounds: LoadResult[];
-  rateRounds: LoadResult[];
-}
-
-const CACHE_MIB = DEFAULT_CACHE_BYTES / 2 ** 20;
-
-/** How much of a sample of `bytes` the server's default hot-file memory holds. */
-function memoryShare(bytes: number): string {
-  if (bytes <= DEFAULT_CACHE_BYTES) return `the default ${CACHE_MIB} MiB of hot-file memory holds it all`;
-  return `more than the default ${CACHE_MIB} MiB of hot-file memory holds: up to ${Math.round((100 * DEFAULT_CACHE_BYTES) / bytes)} % of it`;
-}
-
-const GOALS = { static: { ratio: 0.5, p99Ms: 5 }, dynamic: { ratio: 0.08, p99Ms: 10 } };
-
 function get(agent: http.Agent, port: number, target: string): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
@@ -161,9 +126,6 @@ function versionOf(bin: string): string {
   const out = spawnSync(bin, ['-v'], { encoding: 'utf8' });
   return /nginx\/(\S+)/.exec(`${out.stderr}${out.stdout}`)?.[1] ?? '';
 }
-
-const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
-const int = (x: number) => Math.round(x).toLocaleString('en-US');
 
 const children = new Children();
 process.on('exit', () => children.killAllNow());
@@ -275,109 +237,20 @@ try {
     m.atRate = m.rateRounds.length ? medianBy(m.rateRounds, (r) => r.p99Ms) : null;
   }
 
-  const [ceiling, base, stat, dyn, broadBase, broadFds] = measured as [
-    Measured,
-    Measured,
-    Measured,
-    Measured,
-    Measured?,
-    Measured?,
-  ];
-  const rate = int(opts.rate);
-  const load = os.loadavg()[0]!.toFixed(1);
-  console.log(
-    `\nserver (${int(sample.length)} requests sampled with seed ${opts.seed} from the build's manifest, mean ${kB};` +
-      ` HTTP/1.1 keep-alive, no compression asked for)`,
-  );
-  console.log(`  fds: ${fds.how} serve --no-rate-limiting --no-request-log (as nginx's access_log off)`);
-  console.log(
-    nginxBin
-      ? `  ${baselineName}: 1 worker, access_log off, sendfile`
-      : `  ${without.has('nginx') ? 'nginx left out (--without nginx)' : 'nginx not installed'}: ` +
-          'the baseline is serve-handler in a node:http server',
-  );
-  console.log(
-    `  ${baselineName} is sent each request's file URL under the release (/_s/get/…json) — a static server ` +
-      'cannot resolve API query strings; fds gets the API URLs',
-  );
-  console.log(
-    `  saturated: ${generator.name}, ${opts.connections} connections, ${opts.seconds} s per target and round, ` +
-      `the median of ${opts.rounds} rounds taking the targets in turn (after a ${opts.warmup} s warm-up); ` +
-      `at ${rate}/s: open-loop paced client (node:http), ${opts.rateSeconds} s, the round with the median p99 of ` +
-      `${opts.rounds} taking the targets in turn`,
-  );
-  console.log(
-    mismatches.length
-      ? `  checked first: every request answered 200; but ${mismatches.join('; ')}`
-      : '  checked first: every sampled request answered 200 with exactly the file’s bytes on every target',
-  );
-  console.log(
-    `  machine: ${os.availableParallelism()} cores, load average ${loadBefore} before and ${load} after the run ` +
-      '(other work on the machine shows in the tail latencies)',
-  );
-  const header = [
-    'target',
-    'req/s',
-    'rounds',
-    'p50 ms',
-    'p99 ms',
-    'errors',
-    `@${rate}/s: p50 ms`,
-    'p99 ms',
-    'rounds',
-    'errors',
-  ];
-  const rows = measured.map(({ target, saturated: s, atRate: r, rounds, rateRounds }) => [
-    target.label,
-    int(s.rps),
-    rounds.map((x) => `${(x.rps / 1000).toFixed(1)}k`).join(' '),
-    ms(s.p50Ms),
-    ms(s.p99Ms),
-    int(rounds.reduce((sum, x) => sum + x.errors, 0)),
-    ms(r?.p50Ms ?? Number.NaN),
-    ms(r?.p99Ms ?? Number.NaN),
-    rateRounds.map((x) => ms(x.p99Ms)).join(' '),
-    int(rateRounds.reduce((sum, x) => sum + x.errors, 0)),
-  ]);
-  console.log(`\n${textTable(header, rows, 1)}\n`);
-
-  /** The median of the rounds' ratios (a round's two runs are the closest in time), with each round's. */
-  const ratioOf = (m: Measured, to: Measured) => {
-    const ratios = m.rounds.map((x, i) => x.rps / to.rounds[i]!.rps);
-    const ratio = median(ratios);
-    return { ratio, text: `${ratio.toFixed(3).padStart(6)} (rounds ${ratios.map((x) => x.toFixed(3)).join(' ')})` };
-  };
-  const verdict = (m: Measured, goal: { ratio: number; p99Ms: number }) => {
-    const { ratio, text } = ratioOf(m, base);
-    const p99 = m.atRate!.p99Ms;
-    const met = ratio >= goal.ratio && p99 <= goal.p99Ms;
-    recordGoals({
-      figure: `${m.target.label} ÷ ${baselineName}`,
-      measured: `${ratio.toFixed(3)}, p99 ${ms(p99)} ms at ${rate}/s`,
-      goal: `≥ ${goal.ratio}, p99 ≤ ${goal.p99Ms} ms${nginxBin ? '' : ' (set against nginx: indicative)'}`,
-      met,
-    });
-    return (
-      // Three places: at two, a ratio just under the goal printed as the goal beside "NOT met".
-      `${text}   goal ≥ ${goal.ratio} ` +
-      `with p99 ≤ ${goal.p99Ms} ms at ${rate}/s (${ms(p99)} ms): ${met ? 'met' : 'NOT met'}`
-    );
-  };
-  console.log(`fds static ÷ ${baselineName}  ${verdict(stat, GOALS.static)}`);
-  console.log(`fds dynamic ÷ ${baselineName} ${verdict(dyn, GOALS.dynamic)}`);
-  if (broadBase && broadFds) {
-    const { text } = ratioOf(broadFds, broadBase);
-    console.log(
-      `fds static ÷ ${baselineName}, ${int(broad.length)} files (${broadMB} MB; ${memoryShare(broadBytes)}) ` +
-        `${text.trim()}: not a goal`,
-    );
-  }
-  if (!nginxBin) console.log('  (the goals are set against nginx; against serve-handler they are only indicative)');
-  const fastest = Math.max(base.saturated.rps, stat.saturated.rps, dyn.saturated.rps);
-  console.log(
-    `load generator: ${int(ceiling.saturated.rps)} req/s against the ceiling target; the fastest server ran at ` +
-      `${((100 * fastest) / ceiling.saturated.rps).toFixed(0)} % of that`,
-  );
+  report({
+    measured,
+    sampled: sample.length,
+    kB,
+    opts,
+    fdsHow: fds.how,
+    baselineName,
+    nginx: nginxBin ? 'installed' : without.has('nginx') ? 'left out' : 'not installed',
+    generator: generator.name,
+    mismatches,
+    loadBefore,
+    broad: broad.length,
+    broadBytes,
+  });
 } finally {
   await children.killAll();
   fs.rmSync(scratch, { recursive: true, force: true });
