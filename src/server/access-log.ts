@@ -1,5 +1,5 @@
 /** The request log: each request's line, and the sink that gathers and writes them. */
-import { BACKSLASH, QUOTE } from '../util/json-bytes.js';
+import { BACKSLASH, COMMA, QUOTE } from '../util/json-bytes.js';
 
 export interface AccessEntry {
   /** `Date.now()` when the request was answered. */
@@ -48,9 +48,11 @@ export function accessLine(e: AccessEntry): string {
   );
 }
 
-/** Where the server puts each request's log entry. */
+/** Where the server puts its log: each request's entry, and other lines (a request it could not parse). */
 export interface EntrySink {
   record(entry: AccessEntry): void;
+  /** A line as it is (without its newline), in order with the entries. */
+  line(text: string): void;
   /** Write what is gathered now (on shutdown). */
   flush(): void;
 }
@@ -65,7 +67,6 @@ const part = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const TIME = part('{"time":"');
 const TIME_END = part('Z",');
 const METHOD = part('"method":');
-const COMMA = part(',');
 const URL_ = part('"url":');
 const STATUS = part(',"status":');
 const BYTES = part(',"bytes":');
@@ -147,6 +148,23 @@ export function entryLog(out: { write(bytes: Buffer): unknown } = process.stdout
     buf[at++] = ZERO + Math.floor(frac / 10);
     if (frac % 10) buf[at++] = ZERO + (frac % 10);
   };
+  const schedule = () => {
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  /** A line as a string (one the fast spelling does not cover): written at once if it does not fit. */
+  const line = (text: string) => {
+    const bytes = Buffer.from(`${text}\n`, 'utf8');
+    if (bytes.length > buf.length - at) {
+      flush();
+      out.write(bytes);
+      return;
+    }
+    put(bytes);
+    schedule();
+  };
   const time = (ms: number) => {
     const second = Math.floor(ms / 1000);
     if (second !== prefixSecond) {
@@ -169,41 +187,33 @@ export function entryLog(out: { write(bytes: Buffer): unknown } = process.stdout
       // line larger than the buffer: as a string.
       const plainTime = Number.isInteger(e.time) && e.time >= 0 && e.time < 253402300800000;
       if (!plainTime || most > buf.length) {
-        const line = Buffer.from(`${accessLine(e)}\n`, 'utf8');
-        if (line.length > buf.length - at) {
-          flush();
-          out.write(line);
-          return;
-        }
-        put(line);
-      } else {
-        put(TIME);
-        time(e.time);
-        put(TIME_END);
-        if (e.method !== undefined) {
-          put(METHOD);
-          text(e.method);
-          put(COMMA);
-        }
-        put(URL_);
-        text(e.url);
-        put(STATUS);
-        int(e.status);
-        put(BYTES);
-        int(e.bytes);
-        put(MS);
-        hundredths(e.ms);
-        put(IP);
-        text(e.ip);
-        put(SOURCE);
-        text(e.source);
-        put(END);
+        line(accessLine(e));
+        return;
       }
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
+      put(TIME);
+      time(e.time);
+      put(TIME_END);
+      if (e.method !== undefined) {
+        put(METHOD);
+        text(e.method);
+        buf[at++] = COMMA;
       }
+      put(URL_);
+      text(e.url);
+      put(STATUS);
+      int(e.status);
+      put(BYTES);
+      int(e.bytes);
+      put(MS);
+      hundredths(e.ms);
+      put(IP);
+      text(e.ip);
+      put(SOURCE);
+      text(e.source);
+      put(END);
+      schedule();
     },
+    line,
     flush,
   };
 }

@@ -84,8 +84,9 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   const store = new StoreSource(opts.storeFile, opts.storeRetryMs);
   const lookup = opts.staticLookup ?? NO_STATIC_BUILD;
   const limiter = opts.rateLimit === null ? null : new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMITS);
+  // By default entries are spelled as bytes (entryLog); an injected `log` takes lines, and null logs nothing.
   const sink = opts.log === undefined ? entryLog() : null;
-  const log = opts.log;
+  const log = sink ? sink.line : opts.log;
   const startedAt = performance.now();
   const uptime = () => Math.round((performance.now() - startedAt) / 10) / 100;
   const assets = opts.assets ?? new AssetServer(null);
@@ -141,13 +142,13 @@ export function createApiServer(opts: ServerOptions): ApiServer {
   }
 
   function logRequest(req: Incoming, status: number, bytes: number, started: number, source: string) {
-    if (!sink && !log) return;
+    if (!log) return;
     const ms = Math.round((performance.now() - started) * 100) / 100;
     const url = (req.url ?? '').slice(0, 2048);
     const ip = clientIp(req, !!opts.trustProxy);
     const entry = { time: Date.now(), method: req.method, url, status, bytes, ms, ip, source };
     if (sink) sink.record(entry);
-    else log!(accessLine(entry));
+    else log(accessLine(entry));
   }
 
   /** `headers`: what the rate limiter adds; serve-handler's own headers join them. */

@@ -57,6 +57,19 @@ describe('entryLog', () => {
     expect(writes[0]).toEqual(first);
   });
 
+  it('writes a plain line in its place among the entries, and one larger than its buffer whole', () => {
+    const { sink, text } = recorder();
+    const big = `{"error":"${'x'.repeat(70_000)}"}`;
+    sink.record(entry(1));
+    sink.line('{"status":400,"error":"HPE_INVALID_METHOD"}');
+    sink.record(entry(2));
+    sink.line(big);
+    sink.record(entry(3));
+    sink.flush();
+    const lines = [accessLine(entry(1)), '{"status":400,"error":"HPE_INVALID_METHOD"}', accessLine(entry(2)), big];
+    expect(text().join('')).toBe(`${[...lines, accessLine(entry(3))].join('\n')}\n`);
+  });
+
   it('writes a line larger than its buffer whole, after the lines before it', () => {
     const { sink, text } = recorder();
     const huge = entry(2, `/${'\u0001'.repeat(20_000)}`);

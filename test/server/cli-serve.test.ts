@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,26 @@ describe('fds serve', () => {
       expect(events.at(-1)).toMatchObject({ event: 'shutdown', signal: 'SIGTERM' });
     },
   );
+
+  it('logs a request it cannot parse with its 400, as it logs every request', async () => {
+    const s = await serve('--db', store, '--dir', tempDir('fds-nobuild-'));
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(s.port, '127.0.0.1', () => socket.end('NOT HTTP\r\n\r\n'));
+      let text = '';
+      socket.on('data', (d: Buffer) => {
+        text += d.toString();
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    const events = s.lines.map((l) => JSON.parse(l) as { status?: number; error?: string });
+    expect(events.filter((e) => e.status !== undefined)).toEqual([
+      expect.objectContaining({ status: 400, error: expect.any(String) }),
+    ]);
+  });
 
   it('with --no-request-log, answers without a line per request, and still says when it listens and stops', async () => {
     const s = await serve('--db', store, '--dir', tempDir('fds-nobuild-'), '--no-request-log');
