@@ -34,11 +34,10 @@ export interface InOrderDeps {
   /** Renders in this thread: a file that could not be carried over after all. */
   local: (job: RenderJob) => Promise<JobResult>;
   pool: RenderPool | null;
-  /** Results awaited at once: past it, `push` waits until half of it is left. */
+  /** Results awaited at once: past it (`full`), the plan drains them to half of it (`drain`). */
   window: number;
   /** Where the files given a new inode are listed (the release's lineage, recycle.ts), if they are. */
   rewritten: string[] | null;
-  onFile?: (failed: boolean) => void;
 }
 
 /** Results awaited at once from the render workers: enough to keep them busy, few enough to bound memory. */
@@ -118,10 +117,7 @@ export class InOrder {
         continue;
       }
       record.rendered(current.file, r, current.segment);
-      record.counts[r.placed]++;
-      if (r.kept) record.counts.kept++;
       if (r.placed !== 'unchanged') this.deps.rewritten?.push(current.file.file);
-      this.deps.onFile?.(false);
     }
   }
 }

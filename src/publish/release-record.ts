@@ -10,6 +10,7 @@ import type { EdgeIndex } from './edge.js';
 import type { ManifestRange, RangeWriter } from './manifest-ranges.js';
 import { bytesOf, manifestLine } from './manifest.js';
 import type { PlannedFile } from './plan.js';
+import type { Placed } from './place.js';
 import { formUrl, planOf } from './plan.js';
 import { parsePrevious } from './previous.js';
 import type { RulePlanner } from './rules.js';
@@ -43,7 +44,7 @@ export class ReleaseRecord {
   }
 
   /** A file this build planned and rendered (placed new, or linked when its bytes did not change). */
-  rendered(file: PlannedFile, r: Answer, segment: string): void {
+  rendered(file: PlannedFile, r: Answer & { placed: Placed; kept: boolean }, segment: string): void {
     this.counts.files++;
     this.counts.bytes += r.bytes;
     const { status, etag, cacheControl, contentType, bytes } = r;
@@ -64,6 +65,9 @@ export class ReleaseRecord {
     this.manifest.write(manifestLine(entry));
     this.rules.add(file, r, segment);
     this.edge?.add(file);
+    this.counts[r.placed]++;
+    if (r.kept) this.counts.kept++;
+    this.opts.onFile?.(false);
   }
 
   /** A file carried over from the published release without being planned. */

@@ -122,7 +122,6 @@ export async function writeRelease(
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
   const window = windowFor(pool, many);
   const spoolDir = spool?.dir ?? null;
-  const { onFile } = opts;
   const order = new InOrder({
     record,
     rules,
@@ -132,7 +131,6 @@ export async function writeRelease(
     pool,
     window,
     rewritten: listed ? rewritten : null,
-    onFile,
   });
   // A group of requests nothing it reads changed (a match untouched by the sync) is carried over as
   // the published manifest lists it, without planning its files. Not with the edge router, which
