@@ -14,6 +14,7 @@ import { endWithStarter as endWithStarterProcess, runAgainWith } from './restart
 import type { BuildScope } from '../publish/scope.js';
 import { POOL_AFTER } from '../publish/render-pool.js';
 import { BOUNDED, inBoundedBuild } from './bounded.js';
+import { uses } from '../util/switches.js';
 
 /**
  * `--initial-old-space-size`: a render worker holds ~8–10 MB live, and from a heap that small V8
@@ -51,22 +52,9 @@ export const BUILD_HEAP_FLAGS = [
  */
 export const BUILD_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
 
-/**
- * Set when bin/fds.js gave `fds build` a libuv pool of one thread, for a small build in its own
- * process. A build in the bounded process gets libuv's default back: a full build at scale 4 was
- * no faster with one thread (12.4–13.6 s against 12.2–15.0 s, three pairs), and its render workers
- * share the pool. Named in bin/fds.js too; test/cli/bin.test.ts checks both processes' pools end to end.
- */
-const SMALL_POOL = 'FDS_BUILD_SMALL_POOL';
-
-/** The bounded process's environment: this one's, with the heap's settings, and libuv's pool as the user left it. */
+/** The bounded process's environment: this one's, with the heap's settings. */
 function boundedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...BUILD_MALLOC_ENV, ...env, [BOUNDED]: '1' };
-  if (env[SMALL_POOL]) {
-    delete out.UV_THREADPOOL_SIZE;
-    delete out[SMALL_POOL];
-  }
-  return out;
+  return { ...BUILD_MALLOC_ENV, ...env, [BOUNDED]: '1' };
 }
 
 /**
@@ -75,7 +63,7 @@ function boundedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * holds (a change makes about one response render; a day of the demo at scale 1 is about 730 changes).
  */
 export function needsBoundedHeap(scope: BuildScope): boolean {
-  if (inBoundedBuild()) return false;
+  if (inBoundedBuild() || !uses('bounded-heap')) return false;
   return scope.kind === 'full' || (scope.kind === 'changes' && scope.changes > POOL_AFTER);
 }
 
@@ -90,7 +78,7 @@ export const SHORT_BUILD_V8_FLAGS = '--no-turbo-inlining';
 
 /** Tune V8 for a build run in this process (see SHORT_BUILD_V8_FLAGS); not in the bounded one. */
 export function tuneForShortBuild(): void {
-  if (!inBoundedBuild()) v8.setFlagsFromString(SHORT_BUILD_V8_FLAGS);
+  if (!inBoundedBuild() && uses('short-build-v8')) v8.setFlagsFromString(SHORT_BUILD_V8_FLAGS);
 }
 
 /** Run this same command again with the bounded heap; settles with its exit code. Signals are passed on. */

@@ -6,6 +6,7 @@
 import { currentRelease, DEFAULT_OUT } from '../publish/release.js';
 import { prestartRenderWorker } from '../publish/render-pool.js';
 import { inBoundedBuild } from './bounded.js';
+import { uses } from '../util/switches.js';
 
 /** What decides, beyond the command line, whether a build starts again at once. */
 export interface BuildStart {
@@ -37,7 +38,7 @@ const buildArgs = (argv: readonly string[]): string[] | null =>
  */
 export function startsAgainAtOnce(argv: readonly string[], start: BuildStart = here): boolean {
   const args = buildArgs(argv);
-  if (!args || start.bounded) return false;
+  if (!args || start.bounded || !uses('bounded-heap')) return false;
   return args.includes('--full') || !start.published(optionValue(args, '--out') ?? DEFAULT_OUT);
 }
 
@@ -54,5 +55,5 @@ export function wantsRenderWorker(argv: readonly string[]): boolean {
 }
 
 export function prestartForBuild(argv: readonly string[]): void {
-  if (wantsRenderWorker(argv)) prestartRenderWorker();
+  if (wantsRenderWorker(argv) && uses('prestart-worker')) prestartRenderWorker();
 }

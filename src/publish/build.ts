@@ -48,6 +48,7 @@ import type { EdgeBundleStats } from './edge.js';
 import { EDGE_FILE } from './edge.js';
 import type { FunctionSize } from './function-size.js';
 import { checkFunctionFits, functionBundleSize } from './function-size.js';
+import { uses } from '../util/switches.js';
 
 export interface BuildOptions {
   /** The store to render from; the build reads it in one transaction and leaves it open. */
@@ -122,9 +123,9 @@ const WRITTEN_ANEW = EDGE_AUX_FILES;
 function takeTree(layout: ReleaseLayout, previous: string, scope: BuildScope, keep: number): Recycler | null {
   const temp = tempReleasePath(layout);
   return (
-    Recycler.take(layout, previous, keep, temp, WRITTEN_ANEW) ??
-    Recycler.takeSpare(layout, previous, temp) ??
-    (scope.kind === 'changes' ? Recycler.copy(layout, previous, temp, WRITTEN_ANEW) : null)
+    (uses('recycle') ? Recycler.take(layout, previous, keep, temp, WRITTEN_ANEW) : null) ??
+    (uses('spare') ? Recycler.takeSpare(layout, previous, temp) : null) ??
+    (uses('link-tree') && scope.kind === 'changes' ? Recycler.copy(layout, previous, temp, WRITTEN_ANEW) : null)
   );
 }
 
@@ -197,7 +198,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       const recycler = previous && !opts.full ? takeTree(layout, previous, scope, keep) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
       // Made from nothing: the next build would have no tree to start from but a copy of this one.
-      spare = recycler ? null : new SpareCopy(layout);
+      spare = recycler || !uses('spare') ? null : new SpareCopy(layout);
       const written = await writeRelease(
         store,
         temp,

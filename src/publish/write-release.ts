@@ -38,6 +38,7 @@ import type { Run } from './carried-file.js';
 import { ReleaseRecord } from './release-record.js';
 import { KeptParts } from './kept.js';
 import { InOrder, windowFor } from './in-order.js';
+import { uses } from '../util/switches.js';
 
 export class BuildError extends Error {
   constructor(
@@ -102,7 +103,7 @@ export async function writeRelease(
   // A full build, or one of as many changes, uses one per core. An incremental build of more than a
   // few changes uses one: this thread has the plan to walk, and renders too whenever it would wait.
   const many = scope.kind === 'full' || (scope.kind === 'changes' && scope.changes > POOL_AFTER);
-  const some = scope.kind === 'changes' && scope.changes >= (opts.workerAfter ?? WORKER_AFTER);
+  const some = uses('day-worker') && scope.kind === 'changes' && scope.changes >= (opts.workerAfter ?? WORKER_AFTER);
   const local = (job: RenderJob) => runJob(job, store, clock, placer);
   const size = many ? os.availableParallelism() : some ? 1 : 0;
   const where = { release: temp, previous, reuse, start: recycler?.start ?? 'empty', spare: spare?.dir ?? null };
@@ -110,14 +111,16 @@ export async function writeRelease(
   // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
   // it is not planned again unless they cannot be carried over. A segment of the spool whose files
   // all are untouched is linked whole (spool-segments.ts).
-  const spool = scope.kind === 'changes' && previous ? new SpoolSegments(carryDir(previous)) : null;
+  const spool =
+    uses('spool-segments') && scope.kind === 'changes' && previous ? new SpoolSegments(carryDir(previous)) : null;
   const segmentKeys = new SegmentKeys();
   // A segment of untouched match groups whose files all stand as published is carried over whole:
   // its manifest lines as bytes, its spool segment linked (manifest-ranges.ts).
-  const published = spool && !edge && placer.inPlace ? readRanges(carryDir(previous!)) : null;
+  const published =
+    uses('manifest-ranges') && spool && !edge && placer.inPlace ? readRanges(carryDir(previous!)) : null;
   const record = new ReleaseRecord(manifest, ranges, rules, edge, opts, scope);
   // Parts of responses rendered again that the published files hold as they stand (kept.ts).
-  const kept = scope.kind === 'changes' && previous ? new KeptParts(store, scope, placer) : null;
+  const kept = uses('kept-parts') && scope.kind === 'changes' && previous ? new KeptParts(store, scope, placer) : null;
   const { counts, failures } = record;
   // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
   const window = windowFor(pool, many);
@@ -140,7 +143,9 @@ export async function writeRelease(
     !!group.route.groupReads &&
     !affected(group.route.groupReads(group.params), scope.topics);
   const carriedGroup = (group: PlanGroup, at: string | null) =>
-    !edge && unaffected(group) ? known.takeRequestsAt(at ?? routePath(group.route, group.params)) : null;
+    uses('carried-groups') && !edge && unaffected(group)
+      ? known.takeRequestsAt(at ?? routePath(group.route, group.params))
+      : null;
   const pushRun = async (group: PlanGroup, run: Run, segment: string, linking: boolean) => {
     for (const [file, line] of run) {
       const rec = recycler?.claim(file, line) ?? null;

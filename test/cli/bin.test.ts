@@ -92,8 +92,6 @@ if (isMainThread) {
     expect(starts).toHaveLength(2);
     expect(starts[1]!.flags).toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
     expect(starts.map((s) => s.malloc)).toEqual([null, BUILD_MALLOC_ENV.MALLOC_MMAP_THRESHOLD_]);
-    // libuv's pool: one thread for the command, libuv's default (no setting) for the bounded build.
-    expect(starts.map((s) => s.pool)).toEqual(['1', 'default']);
   });
 
   it('makes a small incremental build in its own process, without starting again', async () => {
@@ -120,15 +118,6 @@ if (isMainThread) {
     expect(res.stdout).toMatch(/^build: .* incremental: \d+ rendered.* published /m);
     expect(starts).toHaveLength(1);
     expect(starts[0]!.flags).not.toEqual(expect.arrayContaining(BUILD_HEAP_FLAGS));
-    expect(starts[0]!.pool).toBe('1');
-  });
-
-  it("leaves libuv's pool as the user set it, in the command and in the bounded build", async () => {
-    const db = await demoStore({ leagues: ['eng.1'], scale: 0.05 });
-    const out = path.join(tempDir('fds-bin-'), 'dist');
-    const { res, starts } = buildWithProbe(db, out, { UV_THREADPOOL_SIZE: '3' });
-    expect(res.status, res.stderr).toBe(0);
-    expect(starts.map((s) => s.pool)).toEqual(['3', '3']);
   });
 
   it("passes the build's exit code on: 2 for a usage error, 1 for a failed build", () => {
