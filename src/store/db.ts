@@ -3,11 +3,12 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LEAGUES, leagueLogo } from '../reference/leagues.js';
-import { MIGRATIONS, REWRITES, SCHEMA_VERSION } from './migrations.js';
+import { SCHEMA_VERSION, migrate } from './migrations/index.js';
+import type { DB } from './sqlite.js';
+import { StoreError } from './errors.js';
 
-export type DB = Database.Database;
-
-export class StoreError extends Error {}
+export type { DB } from './sqlite.js';
+export { StoreError } from './errors.js';
 
 export interface OpenOptions {
   readonly?: boolean;
@@ -41,23 +42,6 @@ export function openStore(file: string, opts: OpenOptions = {}): DB {
   migrate(db);
   seedLeagues(db);
   return db;
-}
-
-export function migrate(db: DB): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) {
-    throw new StoreError(`store has schema version ${version}, newer than this build (${SCHEMA_VERSION})`);
-  }
-  for (let v = version; v < SCHEMA_VERSION; v++) {
-    const step = MIGRATIONS[v]!;
-    db.transaction(() => {
-      if (typeof step === 'string') db.exec(step);
-      else step(db);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
-  // A store migrated across a rewrite gives the space back once (VACUUM cannot run in a transaction).
-  if (version > 0 && REWRITES.some((v) => version < v)) db.exec('VACUUM');
 }
 
 /** The 16 leagues exist in every store, synced or not; reference fields follow the code's catalogue. */

@@ -3,8 +3,7 @@
  * rewrite a row only when its content hash changed, and the change log written beside them.
  */
 import type { DB } from './db.js';
-import { AWAY_SCORE, HOME_SCORE } from './migrations.js';
-import { hasStatistics, providerOf } from './match-facts.js';
+import { AWAY_SCORE, HOME_SCORE, hasStatistics, providerOf } from './columns.js';
 
 export function writerStatements(db: DB) {
   return {

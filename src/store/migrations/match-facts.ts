@@ -3,13 +3,9 @@
  * whether a competitor has statistics), stored beside it. Read out of the record's text (SQLite parsed
  * it three times), they took 16–22 µs of a 129–141 µs summary answer; from the columns, 2.7 µs.
  */
-import type { DB } from './db.js';
+import type { DB } from '../sqlite.js';
+import { hasStatistics, providerOf } from '../columns.js';
 import { insertColumns } from './row-layout.js';
-
-/** The facts over a record's JSON (a column or a bound parameter): the writer stores them with these too. */
-export const providerOf = (json: string) => `${json} ->> '$.provider'`;
-export const hasStatistics = (json: string) =>
-  `EXISTS (SELECT 1 FROM json_each(${json}, '$.competitors') WHERE json_array_length(value, '$.statistics') > 0)`;
 
 /**
  * 9: the facts as columns among the small ones, before the match's event and record (row-layout.ts),

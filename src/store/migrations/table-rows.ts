@@ -1,5 +1,5 @@
 /** Walking a table in a migration (migrations.ts, row-layout.ts). */
-import type { DB } from './db.js';
+import type { DB } from '../sqlite.js';
 
 /** Every row of `table` with its rowid and `column`, read in batches (a whole table would not fit in memory). */
 export function eachRow<R extends { rowid: number }>(

@@ -3,9 +3,9 @@
  * `importantStream`), so an important page inflates only them and is one slice, not a run per
  * stretch of the full stream. Before the full stream in the row: reading them walks no overflow page.
  */
-import type { DB } from './db.js';
-import type { StoredStream } from './important.js';
-import { importantOfStored } from './important.js';
+import type { DB } from '../sqlite.js';
+import type { StoredStream } from '../important.js';
+import { importantOfStored } from '../important.js';
 import { insertColumns } from './row-layout.js';
 import { eachRow } from './table-rows.js';
 

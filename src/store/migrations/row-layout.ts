@@ -2,8 +2,8 @@
  * Schema 7, the row layout (migrations.ts runs it in order): the migration that rebuilds the two
  * tables whose rows hold large columns, and the indexes that answer what reads little of many rows.
  */
-import type { DB } from './db.js';
-import { importantCount } from './important.js';
+import type { DB } from '../sqlite.js';
+import { importantCount } from '../important.js';
 import { columnsOf, eachRow } from './table-rows.js';
 
 /**
