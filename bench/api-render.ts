@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { render } from '../src/api/render.js';
+import { render } from '../src/app/render.js';
 import { openStore } from '../src/store/db.js';
 import { StoreReader } from '../src/store/read/reader.js';
 import { SERVE_MAP_BYTES } from '../src/server/store-source.js';

@@ -7,7 +7,7 @@
  * rules and would take requests the files should answer (research/cdn-serving.md §1.5).
  * It imports the compiled tree (`npm run build:ts`, run by `npm ci` through `prepare`).
  */
-import { render } from '../../build/api/render.js';
+import { render } from '../../build/app/render.js';
 import { StoreReader } from '../../build/store/read/reader.js';
 import { netlifyCanonicalQuery } from '../../build/api/netlify-query.js';
 

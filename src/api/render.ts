@@ -8,11 +8,10 @@ import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import { ALLOW, CORS, PREFLIGHT, cacheControl } from './headers.js';
 import type { Resolution, ResolvedRequest } from './resolve.js';
-import { resolve } from './resolve.js';
 import type { ApiResponse, RequestHead } from './respond.js';
 import { emptyResponse, errorResponse, finishResponse, jsonResponse } from './respond.js';
 import type { RawJson } from './raw-json.js';
-import type { HandlerResult } from './route.js';
+import type { HandlerResult, RouteTable } from './route.js';
 import { ApiError } from './route.js';
 import type { StoreProblem } from './vocab.js';
 
@@ -26,6 +25,8 @@ export interface ApiRequest extends RequestHead {
 }
 
 export interface RenderDeps {
+  /** The route table the request was resolved against: the routes that describe the service read it. */
+  routes: RouteTable;
   /** Null when the store cannot be opened: health says so, data routes answer 503. */
   store: StoreReader | null;
   clock: Clock;
@@ -59,28 +60,21 @@ function answer({ route, params, query }: ResolvedRequest, deps: RenderDeps): Ha
       const storeName = store?.name ?? deps.storeName ?? 'N/A';
       const storeProblem = deps.storeProblem ?? 'disconnected';
       return route.standalone(
-        { store, storeName, storeProblem, clock: deps.clock, uptime: deps.uptime ?? (() => 0) },
+        { store, storeName, storeProblem, clock: deps.clock, uptime: deps.uptime ?? (() => 0), routes: deps.routes },
         query,
       );
     }
     const store = deps.store;
     if (!store || !route.handle) return errorResult(503, 'Football data store unavailable');
     const handle = route.handle;
-    return store.read(() => handle({ params, query, store, clock: deps.clock, kept: deps.kept }));
+    return store.read(() => handle({ params, query, store, clock: deps.clock, routes: deps.routes, kept: deps.kept }));
   } catch (err) {
     return failure(err);
   }
 }
 
-/**
- * Render one request. A caller that has already resolved it (the server after a static-lookup
- * miss, the build from its plan) passes the resolution, so a request is parsed and validated once.
- */
-export function render(
-  req: ApiRequest,
-  deps: RenderDeps,
-  resolution: Resolution = resolve(req.path, req.rawQuery),
-): ApiResponse {
+/** Render one request, resolved against `deps.routes` (app/render.ts resolves and renders in one call). */
+export function renderResolved(req: ApiRequest, deps: RenderDeps, resolution: Resolution): ApiResponse {
   if (resolution.kind === 'unrouted') return errorResponse(req, 404, 'Route not found');
   if (req.method === 'OPTIONS') return emptyResponse(204, { ...PREFLIGHT });
   if (req.method !== 'GET' && req.method !== 'HEAD') {

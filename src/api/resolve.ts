@@ -9,7 +9,6 @@ import type { Query } from './query.js';
 import { parseQuery } from './query.js';
 import type { AnyRoute } from './route.js';
 import { ApiError, matchRoute, validate } from './route.js';
-import { ROUTES } from './routes.js';
 
 export interface ResolvedRequest {
   route: AnyRoute;
@@ -58,15 +57,9 @@ export function resolveRoute(route: AnyRoute, rawParams: Readonly<Record<string,
   }
 }
 
-/** Resolve a raw request: path still percent-encoded, query without the `?`. */
-export function resolve(rawPath: string, rawQuery: string): Resolution {
-  const matched = matchRoute(ROUTES, rawPath);
+/** Resolve a raw request against a route table: path still percent-encoded, query without the `?`. */
+export function resolveIn(routes: readonly AnyRoute[], rawPath: string, rawQuery: string): Resolution {
+  const matched = matchRoute(routes, rawPath);
   if (!matched) return { kind: 'unrouted' };
   return resolveRoute(matched.route, matched.params, parseQuery(rawQuery));
-}
-
-/** The key of a raw request, or null when it is invalid, unrouted or has no key. */
-export function requestKey(rawPath: string, rawQuery: string): string | null {
-  const r = resolve(rawPath, rawQuery);
-  return r.kind === 'resolved' ? r.request.key : null;
 }

@@ -23,11 +23,15 @@ export class ApiError extends Error {
   }
 }
 
+/** The whole route table, by name: what the routes that describe the service (API reference, front door) read. */
+export type RouteTable = ReadonlyMap<string, AnyRoute>;
+
 export interface HandlerContext<P, Q> {
   params: P;
   query: Q;
   store: StoreReader;
   clock: Clock;
+  routes: RouteTable;
   /** The route's kept part (`keeps`), as the published response has it: given by a build only. */
   kept?: RawJson;
 }
@@ -109,6 +113,7 @@ export interface StandaloneDeps {
   storeProblem: StoreProblem;
   clock: Clock;
   uptime: () => number;
+  routes: RouteTable;
 }
 
 export interface RouteDef<P, Q> {

@@ -1,9 +1,10 @@
 /**
- * THE route table: one declaration per endpoint — path, parameters (with their defaults, bounds and
+ * The API's routes: one declaration per endpoint — path, parameters (with their defaults, bounds and
  * error texts), handler, cache class, what is pre-rendered, which other requests a file also
- * answers, and how the CDN's rule budget reaches its files (`reach`). Request resolution
- * (resolve.ts), the render core, the OpenAPI document, the build plan, the generated CDN rules, the
- * edge router and the server's static lookup all derive from it.
+ * answers, what its responses read, and how the CDN's rule budget reaches its files (`reach`). With
+ * the front door's route (frontdoor/route.ts) they make the service's route table (app/routes.ts),
+ * from which request resolution, the render core, the OpenAPI document, the build plan, the CDN
+ * rules and headers, the edge router, the Netlify Function and the server's static lookup derive.
  */
 import {
   boolQuery,
@@ -19,7 +20,7 @@ import {
   seasonQuery,
   sinceQuery,
 } from './fields.js';
-import type { AnyRoute } from './route.js';
+import type { AnyRoute, RouteTable } from './route.js';
 import { defineRoute } from './route.js';
 import { leagues, meta } from './handlers/catalog.js';
 import { eventsStand, fixtures, scoreboard } from './handlers/matches.js';
@@ -30,9 +31,6 @@ import { standings } from './handlers/standings.js';
 import { health } from './handlers/health.js';
 import { changes } from './handlers/changes.js';
 import { buildOpenApi } from './openapi.js';
-import { frontDoorData } from '../frontdoor/data.js';
-import { frontDoorPage } from '../frontdoor/page.js';
-import { FRONT_DOOR_FILE, HTML_TYPE } from '../frontdoor/paths.js';
 import * as R from './responses.js';
 import * as pre from './prerender.js';
 import { topic } from './reads.js';
@@ -67,7 +65,8 @@ const plain = (q: Readonly<Record<string, string>>) => Object.keys(q).length ===
 const always = () => true;
 const MAX_PLAYS_LIMIT = 300;
 
-export const ROUTES: readonly AnyRoute[] = [
+/** The API's routes; the service's table (app/routes.ts) adds the front door's. */
+export const API_ROUTES: readonly AnyRoute[] = [
   defineRoute({
     name: 'leagues',
     path: `${BASE}/leagues`,
@@ -299,37 +298,18 @@ export const ROUTES: readonly AnyRoute[] = [
     cache: 'list',
     response: R.OpenApiResponse,
     errors: [],
-    standalone: () => ({ body: openApiDocument() }),
+    standalone: (deps) => ({ body: openApiDocument(deps.routes) }),
     prerender: pre.once,
     // Only the code changes it, and another code version always builds in full.
     reads: () => [],
     reach: { level: 'league', hot: always },
   }),
-  defineRoute({
-    name: 'front-door',
-    path: '/',
-    summary: 'The front door: an HTML page with what the store holds, how fresh it is, and this reference',
-    tag: 'Service',
-    params: {},
-    query: {},
-    cache: 'list',
-    contentType: HTML_TYPE,
-    staticFile: FRONT_DOOR_FILE,
-    response: R.FrontDoorPage,
-    errors: [],
-    // The route table is passed in rather than imported by the page: it is this module.
-    handle: ({ store }) => ({ body: frontDoorPage(frontDoorData(store, ROUTES_BY_NAME)) }),
-    prerender: pre.once,
-    reads: () => [topic.any],
-    reach: { level: 'league', hot: always },
-  }),
 ];
 
-export const ROUTES_BY_NAME: ReadonlyMap<string, AnyRoute> = new Map(ROUTES.map((r) => [r.name, r]));
-
-let openApi: unknown;
-/** Generated once per process: it depends only on the route table. */
-export function openApiDocument(): unknown {
-  openApi ??= buildOpenApi(ROUTES);
-  return openApi;
+const openApi = new WeakMap<RouteTable, unknown>();
+/** Generated once per route table: it depends on nothing else. */
+export function openApiDocument(routes: RouteTable): unknown {
+  let doc = openApi.get(routes);
+  if (!doc) openApi.set(routes, (doc = buildOpenApi([...routes.values()])));
+  return doc;
 }

@@ -8,7 +8,8 @@ import { routePath } from '../api/route.js';
 import { compareText } from '../api/serialize/league.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { Coverage } from '../store/read/types.js';
-import type { Example, RouteTable } from './examples.js';
+import type { RouteTable } from '../api/route.js';
+import type { Example } from './examples.js';
 import { exampleRequests } from './examples.js';
 
 export interface LeagueEntry {

@@ -3,7 +3,7 @@
  * data: the leagues that have some, one day of the best-covered league, and one match in full. The
  * front door shows them and `fds serve --welcome` prints them. Deterministic for a given store.
  */
-import type { AnyRoute } from '../api/route.js';
+import type { RouteTable } from '../api/route.js';
 import { routePath } from '../api/route.js';
 import { formatQuery } from '../api/query.js';
 import { compareText } from '../api/serialize/league.js';
@@ -14,8 +14,6 @@ export interface Example {
   url: string;
   description: string;
 }
-
-export type RouteTable = ReadonlyMap<string, AnyRoute>;
 
 function url(routes: RouteTable, name: string, params: Record<string, string>, query: Record<string, string>) {
   const route = routes.get(name);

@@ -11,7 +11,7 @@
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
-import { ROUTES } from '../api/routes.js';
+import { ROUTES } from '../app/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 import { smallPageCache } from '../store/db.js';
 import type { Clock } from '../util/time.js';

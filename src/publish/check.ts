@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ApiResponse } from '../api/render.js';
-import { render } from '../api/render.js';
+import type { ApiResponse } from '../app/render.js';
+import { render } from '../app/render.js';
 import { parseQuery } from '../api/query.js';
 import { agreesWithNetlify } from '../api/netlify-query.js';
 import { StoreReader } from '../store/read/reader.js';
@@ -23,7 +23,7 @@ import { OTHER_REQUESTS, mutate, seededRng, splitUrl } from './sample.js';
 import type { RawRequest } from './sample.js';
 import { STATIC_PREFIX } from './plan.js';
 import { StaticBuild } from '../server/static-lookup.js';
-import { resolve } from '../api/resolve.js';
+import { resolve } from '../app/resolve.js';
 import { formatQuery } from '../api/query.js';
 import { defaultSpelling } from './plan.js';
 import type { ReachCount } from './reach.js';

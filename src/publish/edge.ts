@@ -15,7 +15,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import nodeFs from 'node:fs';
 import type { Plugin } from 'esbuild';
-import { ROUTES } from '../api/routes.js';
+import { ROUTES } from '../app/routes.js';
 import { fileOf } from '../edge/router.js';
 import type { OutputFs } from '../util/lines.js';
 import type { PlannedFile } from './plan.js';

@@ -10,7 +10,7 @@ import type { ResolvedRequest } from '../api/resolve.js';
 import { resolveRoute } from '../api/resolve.js';
 import type { AnyRoute, PrerenderRequest } from '../api/route.js';
 import { isGroup, matchRoute, routePath, routeSegments, validateQuery } from '../api/route.js';
-import { ROUTES, ROUTES_BY_NAME } from '../api/routes.js';
+import { ROUTES, ROUTES_BY_NAME } from '../app/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 
 export { STATIC_PREFIX } from './file-name.js';

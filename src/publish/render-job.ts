@@ -2,8 +2,8 @@
  * One file of a build: render its request and place its bytes in the new release. The same code
  * runs in the build's own thread and in its render workers (render-worker.ts).
  */
-import { render } from '../api/render.js';
-import { ROUTES_BY_NAME } from '../api/routes.js';
+import { render } from '../app/render.js';
+import { ROUTES_BY_NAME } from '../app/routes.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { FilePlacer, Placed } from './place.js';

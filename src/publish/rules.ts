@@ -47,7 +47,7 @@ import type { PlannedFile, RequestForm } from './plan.js';
 import { STATIC_PREFIX } from './plan.js';
 import type { ReachCount, ReachPolicy, Standing } from './reach.js';
 import { noReach } from './reach.js';
-import { ROUTES_BY_NAME } from '../api/routes.js';
+import { ROUTES_BY_NAME } from '../app/routes.js';
 import type { Carried, Spooled } from './rule-spool.js';
 import { carriable, carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
 import type { SegmentSummary } from './spool-segments.js';

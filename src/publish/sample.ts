@@ -4,7 +4,7 @@
  * odd casing, percent-encodings, trailing slashes, invalid values. `fds check` draws a seeded sample;
  * the property tests draw theirs from fast-check through the same mutations.
  */
-import { ROUTES } from '../api/routes.js';
+import { ROUTES } from '../app/routes.js';
 
 export interface RawRequest {
   path: string;

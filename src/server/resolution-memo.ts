@@ -7,7 +7,7 @@
  * build, and names the release it holds for. Bounded in entries and key length.
  */
 import type { Resolution } from '../api/resolve.js';
-import { resolve } from '../api/resolve.js';
+import { resolve } from '../app/resolve.js';
 import type { FileSlot } from './static-lookup.js';
 import { fileSlot } from './static-lookup.js';
 import { ADMIT_ONE_IN, Crowding } from './admission.js';

@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ApiRequest } from '../api/render.js';
+import type { ApiRequest } from '../app/render.js';
 import type { Resolution } from '../api/resolve.js';
 import type { ApiResponse } from '../api/respond.js';
 import { finishResponse, requestHeader } from '../api/respond.js';

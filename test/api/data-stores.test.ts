@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render } from '../../src/api/render.js';
+import { render } from '../../src/app/render.js';
 import { openStore } from '../../src/store/db.js';
 import type { StoreReader } from '../../src/store/read/reader.js';
 import { runSync } from '../../src/sync/run-sync.js';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render } from '../../src/api/render.js';
+import { render } from '../../src/app/render.js';
 import type { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore, clock, openReader } from './helpers/api-store.js';
 import { ifNoneMatchArb, methodArb, pathArb, queryArb } from './helpers/arbitraries.js';

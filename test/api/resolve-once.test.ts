@@ -3,10 +3,10 @@
  * server after its static lookup found no file (the lookup's resolution is handed to the render).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { render } from '../../src/api/render.js';
-import { resolve } from '../../src/api/resolve.js';
+import { render } from '../../src/app/render.js';
+import { resolve } from '../../src/app/resolve.js';
 import type { AnyRoute } from '../../src/api/route.js';
-import { ROUTES_BY_NAME } from '../../src/api/routes.js';
+import { ROUTES_BY_NAME } from '../../src/app/routes.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { createApiServer } from '../../src/server/http.js';
 import type { StaticLookup } from '../../src/server/static-lookup.js';

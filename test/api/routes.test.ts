@@ -5,7 +5,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroup, matchRoute } from '../../src/api/route.js';
-import { ROUTES, openApiDocument } from '../../src/api/routes.js';
+import { ROUTES, ROUTES_BY_NAME } from '../../src/app/routes.js';
+import { openApiDocument } from '../../src/api/routes.js';
 import { buildPlan, formUrl } from '../../src/publish/plan.js';
 import type { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore, clock, openReader } from './helpers/api-store.js';
@@ -33,7 +34,7 @@ let store: StoreReader;
 let doc: Doc;
 beforeAll(async () => {
   store = openReader(await buildApiStore());
-  doc = openApiDocument() as Doc;
+  doc = openApiDocument(ROUTES_BY_NAME) as Doc;
 });
 afterAll(() => store.close());
 

@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render } from '../../src/api/render.js';
-import type { ApiResponse } from '../../src/api/render.js';
-import { ROUTES, ROUTES_BY_NAME, openApiDocument } from '../../src/api/routes.js';
+import { render } from '../../src/app/render.js';
+import type { ApiResponse } from '../../src/app/render.js';
+import { ROUTES, ROUTES_BY_NAME } from '../../src/app/routes.js';
+import { openApiDocument } from '../../src/api/routes.js';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { FilesProvider } from '../../src/sync/providers/files.js';
@@ -223,7 +224,7 @@ describe('GET / through the render core', () => {
   });
 
   it('is documented in the OpenAPI description as text/html', () => {
-    const doc = openApiDocument() as {
+    const doc = openApiDocument(ROUTES_BY_NAME) as {
       paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
     };
     expect(Object.keys(doc.paths['/']!.get.responses['200']!.content!)).toEqual(['text/html']);

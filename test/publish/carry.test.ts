@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROUTES } from '../../src/api/routes.js';
+import { ROUTES } from '../../src/app/routes.js';
 import { carryDir, currentRelease } from '../../src/publish/release.js';
 import { RANGES } from '../../src/publish/manifest-ranges.js';
 import { fallbackRuleCount } from '../../src/publish/rule-settings.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render } from '../../src/api/render.js';
+import { render } from '../../src/app/render.js';
 import { summaryLine } from '../../src/cli/commands/build.js';
 import { check } from '../../src/publish/check.js';
 import { formatQuery } from '../../src/api/query.js';

@@ -1,8 +1,8 @@
 /** The build plan's requests mean, to the router, exactly what the plan says they mean. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatQuery } from '../../src/api/query.js';
-import { requestKey } from '../../src/api/resolve.js';
-import { ROUTES, ROUTES_BY_NAME } from '../../src/api/routes.js';
+import { requestKey } from '../../src/app/resolve.js';
+import { ROUTES, ROUTES_BY_NAME } from '../../src/app/routes.js';
 import type { PlannedFile } from '../../src/publish/plan.js';
 import { PlanError, buildPlan, fileOfRoute, planOf } from '../../src/publish/plan.js';
 import { requestPathOf } from '../../src/publish/file-name.js';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/api/routes.js';
+import { ROUTES } from '../../src/app/routes.js';
 import { CdnEmulator } from '../../src/publish/cdn-emulator.js';
 import { check } from '../../src/publish/check.js';
 import { snapshotClock } from '../../src/publish/build.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readManifestSync } from '../../src/publish/manifest.js';
 import { currentRelease } from '../../src/publish/release.js';
-import { resolve } from '../../src/api/resolve.js';
+import { resolve } from '../../src/app/resolve.js';
 import type { ApiResponse } from '../../src/api/respond.js';
 import type { FileSlot } from '../../src/server/static-lookup.js';
 import { StaticBuild, fileSlot } from '../../src/server/static-lookup.js';

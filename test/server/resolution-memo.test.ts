@@ -1,6 +1,6 @@
 /** The server's memo of resolutions: a polled target is parsed once; the memory stays bounded. */
 import { describe, expect, it, vi } from 'vitest';
-import { resolve } from '../../src/api/resolve.js';
+import { resolve } from '../../src/app/resolve.js';
 import { ResolutionMemo } from '../../src/server/resolution-memo.js';
 
 const parses = vi.hoisted(() => ({ count: 0 }));

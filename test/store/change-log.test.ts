@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { render } from '../../src/api/render.js';
+import { render } from '../../src/app/render.js';
 import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
 import { META_LAST_SUCCESS, META_SNAPSHOT_AT, getMeta, openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';

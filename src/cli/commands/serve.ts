@@ -6,7 +6,7 @@ import { DEFAULT_CACHE_BYTES } from '../../server/file-bodies.js';
 import { StaticBuild } from '../../server/static-lookup.js';
 import { UsageError, parsePositiveInt } from '../errors.js';
 import { AssetServer } from '../../frontdoor/serve-assets.js';
-import { ROUTES_BY_NAME } from '../../api/routes.js';
+import { ROUTES_BY_NAME } from '../../app/routes.js';
 import { basicExamples, exampleRequests } from '../../frontdoor/examples.js';
 import type { StoreReader } from '../../store/read/reader.js';
 import { endWithStarter, runAgainWith } from '../restart.js';

@@ -2,14 +2,14 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { openApiDocument } from '../../../src/api/routes.js';
 import { registry } from '../../../src/api/schemas.js';
-import { ROUTES } from '../../../src/api/routes.js';
+import { ROUTES, ROUTES_BY_NAME } from '../../../src/app/routes.js';
 import { matchRoute } from '../../../src/api/route.js';
 
 const DOC_ID = 'https://football-data-service.test/openapi.json';
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
 // Only the components are schemas; `components` is declared so strict mode accepts the wrapper.
 ajv.addKeyword('components');
-ajv.addSchema({ $id: DOC_ID, components: (openApiDocument() as { components: unknown }).components });
+ajv.addSchema({ $id: DOC_ID, components: (openApiDocument(ROUTES_BY_NAME) as { components: unknown }).components });
 
 /** Errors of `body` against a component schema ([] when valid). */
 export function schemaErrors(component: string, body: unknown): string[] {

@@ -1,10 +1,10 @@
 /** Every request the route table says to pre-render, as a URL, rendered in process. */
-import { render } from '../../../src/api/render.js';
-import type { ApiResponse } from '../../../src/api/render.js';
+import { render } from '../../../src/app/render.js';
+import type { ApiResponse } from '../../../src/app/render.js';
 import { formatQuery } from '../../../src/api/query.js';
 import type { AnyRoute, PrerenderRequest } from '../../../src/api/route.js';
 import { eachRequest, routePath } from '../../../src/api/route.js';
-import { ROUTES } from '../../../src/api/routes.js';
+import { ROUTES } from '../../../src/app/routes.js';
 import { StoreReader } from '../../../src/store/read/reader.js';
 import { openStore } from '../../../src/store/db.js';
 import Database from 'better-sqlite3';

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { render } from '../../../src/api/render.js';
+import { render } from '../../../src/app/render.js';
 import type { ApiResponse } from '../../../src/api/respond.js';
 import type { StoreReader } from '../../../src/store/read/reader.js';
 import { createApiServer } from '../../../src/server/http.js';
