@@ -310,6 +310,9 @@ const openApi = new WeakMap<RouteTable, unknown>();
 /** Generated once per route table: it depends on nothing else. */
 export function openApiDocument(routes: RouteTable): unknown {
   let doc = openApi.get(routes);
-  if (!doc) openApi.set(routes, (doc = buildOpenApi([...routes.values()])));
+  if (!doc) {
+    doc = buildOpenApi([...routes.values()]);
+    openApi.set(routes, doc);
+  }
   return doc;
 }
