@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildSummary } from '../src/publish/build.js';
-import { currentRelease, releaseLayout } from '../src/publish/release.js';
+import { currentRelease, releaseLayout } from '../src/release/layout.js';
 import { openStore } from '../src/store/db.js';
 import { syncDemoRoutine } from './demo.js';
 import { median } from './median.js';

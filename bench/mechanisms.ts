@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { currentRelease, releaseLayout } from '../src/publish/release.js';
+import { currentRelease, releaseLayout } from '../src/release/layout.js';
 import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
 import { MECHANISMS, WITHOUT_ENV } from '../src/util/switches.js';
 import { ORIGIN } from './build-runs.js';

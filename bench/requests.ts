@@ -4,9 +4,9 @@
  * which cannot resolve an API query string to a file).
  */
 import path from 'node:path';
-import { MANIFEST_FILE } from '../src/publish/release.js';
+import { MANIFEST_FILE } from '../src/release/layout.js';
 import { linesSync } from '../src/util/lines.js';
-import type { ManifestEntry } from '../src/publish/manifest.js';
+import type { ManifestEntry } from '../src/release/manifest.js';
 import { seededRng } from '../src/publish/sample.js';
 
 export interface SampledRequest {

@@ -24,7 +24,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { currentRelease } from '../src/publish/release.js';
+import { currentRelease } from '../src/release/layout.js';
 import { Children } from './children.js';
 import { ensureDemoBuild } from './demo.js';
 import { medianBy } from './median.js';

@@ -3,7 +3,7 @@
  * (write-release.ts), and then start that worker at once (render-pool.ts `prestartRenderWorker`):
  * it loads while the command does.
  */
-import { currentRelease, DEFAULT_OUT } from '../publish/release.js';
+import { currentRelease, DEFAULT_OUT } from '../release/layout.js';
 import { prestartRenderWorker } from '../publish/render-pool.js';
 import { inBoundedBuild } from './bounded.js';
 import { uses } from '../util/switches.js';

@@ -16,26 +16,23 @@ import type { StoreReader } from '../store/read/reader.js';
 import { smallPageCache } from '../store/db.js';
 import type { Clock } from '../util/time.js';
 import type { OutputFs } from '../util/lines.js';
-import { countManifest } from './manifest.js';
+import { countManifest } from '../release/manifest.js';
 import { writeRelease } from './write-release.js';
 
 export { BuildError, snapshotClock } from './write-release.js';
-import type { BuildInfo } from './build-info.js';
-import { BUILD_INFO_FILE, codeVersion, readBuildInfo } from './build-info.js';
+import type { BuildInfo } from '../release/build-info.js';
+import { BUILD_INFO_FILE, codeVersion, readBuildInfo } from '../release/build-info.js';
 import { buildScope } from './scope.js';
+import { MANIFEST_FILE, carryDir, currentRelease, releaseLayout } from '../release/layout.js';
 import {
-  MANIFEST_FILE,
   acquireLock,
-  carryDir,
   cleanStale,
   createTempRelease,
-  currentRelease,
   publish,
   pruneReleases,
-  releaseLayout,
   tempReleasePath,
-} from './release.js';
-import type { ReleaseLayout } from './release.js';
+} from './atomic/releases.js';
+import type { ReleaseLayout } from '../release/layout.js';
 import { Recycler, discardedFiles, lineageBase, writeLineage } from './recycle.js';
 import { SpareCopy } from './spare.js';
 import type { BuildScope } from './scope.js';
@@ -44,10 +41,10 @@ import type { RuleStats } from './rules.js';
 import type { Router } from './rule-settings.js';
 import { assetReleasePaths, assetsVersion } from '../frontdoor/assets.js';
 import type { ReachCount } from './reach.js';
-import type { EdgeBundleStats } from './edge.js';
-import { EDGE_FILE } from './edge.js';
-import type { FunctionSize } from './function-size.js';
-import { checkFunctionFits, functionBundleSize } from './function-size.js';
+import type { EdgeBundleStats } from '../netlify/edge/bundle.js';
+import { EDGE_FILE } from '../netlify/edge/bundle.js';
+import type { FunctionSize } from '../netlify/function-size.js';
+import { checkFunctionFits, functionBundleSize } from '../netlify/function-size.js';
 import { uses } from '../util/switches.js';
 
 export interface BuildOptions {

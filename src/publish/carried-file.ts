@@ -2,7 +2,7 @@
  * A file a build carries over from the published release (write-release.ts): what it keeps of the
  * published file's manifest line and rule candidates while it waits for its turn in plan order.
  */
-import type { ManifestEntry } from './manifest.js';
+import type { ManifestEntry } from '../release/manifest.js';
 import type { PlanGroup, PlanItem } from './plan.js';
 import type { RecycledFile } from './recycle.js';
 

@@ -7,7 +7,7 @@
 import type { ChangeView } from '../api/reads.js';
 import { topic } from '../api/reads.js';
 import type { StoreReader } from '../store/read/reader.js';
-import type { ManifestEntry } from './manifest.js';
+import type { ManifestEntry } from '../release/manifest.js';
 import type { FilePlacer } from './place.js';
 import type { PlannedFile } from './plan.js';
 import type { BuildScope } from './scope.js';

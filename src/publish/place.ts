@@ -11,7 +11,7 @@ import nodeFs from 'node:fs';
 import type { OutputFs } from '../util/lines.js';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { ManifestEntry } from './manifest.js';
+import type { ManifestEntry } from '../release/manifest.js';
 import type { RecycledFile, ReleaseStart } from './recycle.js';
 
 export type Placed = 'added' | 'changed' | 'unchanged';

@@ -25,9 +25,9 @@ import path from 'node:path';
 import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
 import { copyTree } from './link-tree.js';
-import type { ReleaseLayout } from './release.js';
-import { MANIFEST_FILE, carryDir, lineageFile, releaseNames, spareDir } from './release.js';
-import { requestPathOf } from './file-name.js';
+import type { ReleaseLayout } from '../release/layout.js';
+import { MANIFEST_FILE, carryDir, lineageFile, releaseNames, spareDir } from '../release/layout.js';
+import { requestPathOf } from '../release/file-name.js';
 
 /**
  * The recycled release's word on one file of the new build: whether what stands at its path is the

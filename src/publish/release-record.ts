@@ -6,9 +6,9 @@
 import type { BuildOptions } from './build.js';
 import type { Answer, CarriedFile } from './carried-file.js';
 import { itemOfCarried } from './carried-file.js';
-import type { EdgeIndex } from './edge.js';
+import type { EdgeIndex } from '../netlify/edge/bundle.js';
 import type { ManifestRange, RangeWriter } from './manifest-ranges.js';
-import { bytesOf, manifestLine } from './manifest.js';
+import { bytesOf, manifestLine } from '../release/manifest.js';
 import type { PlannedFile } from './plan.js';
 import type { Placed } from './place.js';
 import { formUrl, planOf } from './plan.js';

@@ -9,7 +9,7 @@ import type { Clock } from '../util/time.js';
 import type { FilePlacer, Placed } from './place.js';
 import type { RecycledFile } from './recycle.js';
 import { formatQuery } from '../api/query.js';
-import type { ManifestEntry } from './manifest.js';
+import type { ManifestEntry } from '../release/manifest.js';
 import type { PlannedFile } from './plan.js';
 import type { KeptPart } from './kept.js';
 import { RawJson } from '../api/raw-json.js';

@@ -6,7 +6,7 @@
  */
 import type { Standing } from './reach.js';
 import { UNCARRIED } from './reach.js';
-import { STATIC_PREFIX } from './file-name.js';
+import { STATIC_PREFIX } from '../release/file-name.js';
 
 /**
  * What leads a spooled line: what carrying it over may change (its match's standing). Its priority

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AnyRoute } from '../api/route.js';
 import type { OutputFs } from '../util/lines.js';
 import type { RequestForm } from './plan.js';
-import { STATIC_PREFIX } from './plan.js';
+import { STATIC_PREFIX } from '../release/file-name.js';
 import { ASSET_DIR, ASSET_FILES } from '../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';

@@ -44,7 +44,7 @@ import { CORS, JSON_TYPE } from '../api/headers.js';
 import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
 import type { PlannedFile, RequestForm } from './plan.js';
-import { STATIC_PREFIX } from './plan.js';
+import { STATIC_PREFIX } from '../release/file-name.js';
 import type { ReachCount, ReachPolicy, Standing } from './reach.js';
 import { noReach } from './reach.js';
 import { ROUTES_BY_NAME } from '../app/routes.js';

@@ -5,7 +5,7 @@
 import { topicsOfChange } from '../api/reads.js';
 import { topic } from '../api/reads.js';
 import type { StoreReader } from '../store/read/reader.js';
-import type { BuildInfo } from './build-info.js';
+import type { BuildInfo } from '../release/build-info.js';
 
 export type BuildScope =
   | { kind: 'full'; reason: string }

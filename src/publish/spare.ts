@@ -11,8 +11,9 @@
  * or front-door assets, which every build writes anew. Linked by a thread of its own once every file
  * was in place, the links were the full build's last ~0.25 s at demo scale 1, with one core idle.
  */
-import type { ReleaseLayout } from './release.js';
-import { lineageFile, spareDir, tempReleasePath } from './release.js';
+import type { ReleaseLayout } from '../release/layout.js';
+import { lineageFile, spareDir } from '../release/layout.js';
+import { tempReleasePath } from './atomic/releases.js';
 import { writeLineage } from './recycle.js';
 
 export class SpareCopy {

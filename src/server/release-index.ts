@@ -6,10 +6,10 @@
  */
 import path from 'node:path';
 import { CORS } from '../api/headers.js';
-import type { ManifestEntry } from '../publish/manifest.js';
-import { STATIC_PREFIX } from '../publish/plan.js';
+import type { ManifestEntry } from '../release/manifest.js';
+import { STATIC_PREFIX } from '../release/file-name.js';
 import { FRONT_DOOR_FILE } from '../frontdoor/paths.js';
-import { MANIFEST_FILE } from '../publish/release.js';
+import { MANIFEST_FILE } from '../release/layout.js';
 import { linesSync } from '../util/lines.js';
 
 /**

@@ -15,7 +15,7 @@ import type { ApiRequest } from '../app/render.js';
 import type { Resolution } from '../api/resolve.js';
 import type { ApiResponse } from '../api/respond.js';
 import { finishResponse, requestHeader } from '../api/respond.js';
-import { MANIFEST_FILE } from '../publish/release.js';
+import { MANIFEST_FILE } from '../release/layout.js';
 import type { Coding } from './compress.js';
 import { compressibleSize, negotiate } from './compress.js';
 import { encode } from './transport.js';

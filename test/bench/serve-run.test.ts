@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { currentRelease } from '../../src/publish/release.js';
+import { currentRelease } from '../../src/release/layout.js';
 import { ROOT, tempDir } from '../helpers/store.js';
 import { buildInto, demoStore } from '../publish/helpers.js';
 import { processesUnder } from './helpers.js';

@@ -15,7 +15,7 @@ import type { Provider } from '../../src/sync/provider.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { runSync } from '../../src/sync/run-sync.js';
 import { build } from '../../src/publish/build.js';
-import { currentRelease } from '../../src/publish/release.js';
+import { currentRelease } from '../../src/release/layout.js';
 import { tempDir } from '../helpers/store.js';
 import { matchdayNoon } from '../demo/helpers.js';
 import { treeState } from '../publish/helpers.js';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { build } from '../../src/publish/build.js';
-import { currentRelease } from '../../src/publish/release.js';
+import { currentRelease } from '../../src/release/layout.js';
 import { tempDir } from '../helpers/store.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
 import { treeState } from '../publish/helpers.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BuildError } from '../../src/publish/build.js';
-import { currentRelease, releaseLayout } from '../../src/publish/release.js';
+import { currentRelease, releaseLayout } from '../../src/release/layout.js';
 import { ROOT } from '../helpers/store.js';
 import type { OutputFs } from '../../src/util/lines.js';
 import { buildInto, demoStore, treeState } from './helpers.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '../../src/app/routes.js';
-import { carryDir, currentRelease } from '../../src/publish/release.js';
+import { carryDir, currentRelease } from '../../src/release/layout.js';
 import { RANGES } from '../../src/publish/manifest-ranges.js';
 import { fallbackRuleCount } from '../../src/publish/rule-settings.js';
 import { spooledFile } from '../../src/publish/rule-spool.js';

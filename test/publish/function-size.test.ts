@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { summaryLine } from '../../src/cli/commands/build.js';
-import { currentRelease } from '../../src/publish/release.js';
+import { currentRelease } from '../../src/release/layout.js';
 import * as esbuild from 'esbuild';
 import {
   CLI_BUNDLE,
@@ -16,7 +16,7 @@ import {
   FunctionTooLarge,
   RUNTIME_PACKAGES,
   functionBundleSize,
-} from '../../src/publish/function-size.js';
+} from '../../src/netlify/function-size.js';
 import { ROOT, tempDir } from '../helpers/store.js';
 import { buildInto, demoStore } from './helpers.js';
 

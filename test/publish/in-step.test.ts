@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { InStep } from '../../src/publish/in-step.js';
 import { PreviousManifest, requestAt } from '../../src/publish/previous.js';
-import { manifestLine } from '../../src/publish/manifest.js';
+import { manifestLine } from '../../src/release/manifest.js';
 
 let dir: string;
 beforeEach(() => {

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { isGroup } from '../../src/api/route.js';
 import { ROUTES } from '../../src/app/routes.js';
-import { currentRelease } from '../../src/publish/release.js';
+import { currentRelease } from '../../src/release/layout.js';
 import { buildInto, demoStore, treeState } from './helpers.js';
 import { deleteMatch, editStore } from '../helpers/store.js';
 import type { FileState } from './helpers.js';

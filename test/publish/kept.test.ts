@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentRelease } from '../../src/publish/release.js';
+import { currentRelease } from '../../src/release/layout.js';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotClock } from '../../src/publish/build.js';
-import { CdnEmulator } from '../../src/publish/cdn-emulator.js';
+import { CdnEmulator } from '../../src/netlify/cdn-emulator.js';
 import { buildPlan } from '../../src/publish/plan.js';
 import { ReachPolicy } from '../../src/publish/reach.js';
 import type { Router } from '../../src/publish/rule-settings.js';

@@ -5,7 +5,7 @@ import { requestKey } from '../../src/app/resolve.js';
 import { ROUTES, ROUTES_BY_NAME } from '../../src/app/routes.js';
 import type { PlannedFile } from '../../src/publish/plan.js';
 import { PlanError, buildPlan, fileOfRoute, planOf } from '../../src/publish/plan.js';
-import { requestPathOf } from '../../src/publish/file-name.js';
+import { requestPathOf } from '../../src/release/file-name.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore } from '../api/helpers/api-store.js';
 

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { BuildError } from '../../src/publish/build.js';
-import { currentRelease, lineageFile, releaseLayout, spareDir } from '../../src/publish/release.js';
+import { currentRelease, lineageFile, releaseLayout, spareDir } from '../../src/release/layout.js';
 import { lineageLines } from '../../src/publish/recycle.js';
 import { assetReleasePaths } from '../../src/frontdoor/assets.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
@@ -22,7 +22,7 @@ import { matchdayNoon } from '../demo/helpers.js';
 import { buildInto, treeState } from './helpers.js';
 import type { FileState } from './helpers.js';
 import type { BuildOptions } from '../../src/publish/build.js';
-import { EDGE_FILE } from '../../src/publish/edge.js';
+import { EDGE_FILE } from '../../src/netlify/edge/bundle.js';
 import type { OutputFs } from '../../src/util/lines.js';
 
 const SCALE = 0.5;

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readManifestSync } from '../../src/publish/manifest.js';
-import { currentRelease } from '../../src/publish/release.js';
+import { readManifestSync } from '../../src/release/manifest.js';
+import { currentRelease } from '../../src/release/layout.js';
 import { resolve } from '../../src/app/resolve.js';
 import type { ApiResponse } from '../../src/api/respond.js';
 import type { FileSlot } from '../../src/server/static-lookup.js';

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestLine } from '../../src/publish/manifest.js';
-import type { ManifestEntry } from '../../src/publish/manifest.js';
+import { manifestLine } from '../../src/release/manifest.js';
+import type { ManifestEntry } from '../../src/release/manifest.js';
 import { ReleaseIndex } from '../../src/server/release-index.js';
 import { tempDir } from '../helpers/store.js';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_OUT } from '../../publish/release.js';
+import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
 import { dropPrestarted } from '../../publish/render-pool.js';
 import { build, BuildError, predictScope } from '../../publish/build.js';
@@ -6,8 +6,8 @@ import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from 
 import type { BuildSummary } from '../../publish/build.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rule-settings.js';
 import type { Router } from '../../publish/rule-settings.js';
-import { EDGE_LIMIT_BYTES, EdgeError } from '../../publish/edge.js';
-import { FUNCTION_LIMIT_BYTES, FunctionTooLarge, describeFunctionSize } from '../../publish/function-size.js';
+import { EDGE_LIMIT_BYTES, EdgeError } from '../../netlify/edge/bundle.js';
+import { FUNCTION_LIMIT_BYTES, FunctionTooLarge, describeFunctionSize } from '../../netlify/function-size.js';
 import { Progress } from '../progress.js';
 import os from 'node:os';
 import { CommandFailed, UsageError, parseCount, parsePositiveInt } from '../errors.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_OUT } from '../../publish/release.js';
+import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
 import { check } from '../../publish/check.js';
 import type { CheckReport } from '../../publish/check.js';

@@ -4,7 +4,7 @@
  * each new release by itself. With the demo the clock runs in real time from the start of a
  * matchday, so a person watching a scoreboard sees matches kick off, score and finish.
  */
-import { DEFAULT_OUT } from '../../publish/release.js';
+import { DEFAULT_OUT } from '../../release/layout.js';
 import os from 'node:os';
 import { Command, Option } from 'commander';
 import { openStore } from '../../store/db.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_OUT } from '../../publish/release.js';
+import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
 import { createApiServer } from '../../server/http.js';
 import { DEFAULT_RATE_LIMITS } from '../../server/rate-limit.js';

@@ -15,11 +15,11 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import nodeFs from 'node:fs';
 import type { Plugin } from 'esbuild';
-import { ROUTES } from '../app/routes.js';
-import { fileOf } from '../edge/router.js';
-import type { OutputFs } from '../util/lines.js';
-import type { PlannedFile } from './plan.js';
-import { STATIC_PREFIX } from './plan.js';
+import { ROUTES } from '../../app/routes.js';
+import { fileOf } from './router.js';
+import type { OutputFs } from '../../util/lines.js';
+import type { PlannedFile } from '../../publish/plan.js';
+import { STATIC_PREFIX } from '../../release/file-name.js';
 
 export const EDGE_DIR = '_edge';
 export const EDGE_FILE = `${EDGE_DIR}/fds-router.js`;
@@ -75,7 +75,7 @@ export class EdgeIndex {
 
 /** The router's source: compiled (build/edge/router.js) or, under the test runner, TypeScript. */
 function routerSource(): string {
-  const js = fileURLToPath(new URL('../edge/router.js', import.meta.url));
+  const js = fileURLToPath(new URL('./router.js', import.meta.url));
   return nodeFs.existsSync(js) ? js : js.replace(/\.js$/, '.ts');
 }
 

@@ -6,7 +6,8 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { netlifyCanonicalQuery, netlifyDecode, netlifyQuery } from '../../src/api/netlify-query.js';
+import { netlifyDecode } from '../../src/api/query.js';
+import { netlifyCanonicalQuery, netlifyQuery } from '../../src/netlify/query.js';
 
 type Match = (q: string) => string;
 let probe: Match;

@@ -10,9 +10,9 @@
  * The request is read as the platform hands it over, a parsed URL (dot segments resolved); the
  * fallback behind it is handed the same URL, so both agree on what was asked.
  */
-import { resolve } from '../app/resolve.js';
-import { routePath } from '../api/route.js';
-import { STATIC_PREFIX, fileDir } from '../publish/file-name.js';
+import { resolve } from '../../app/resolve.js';
+import { routePath } from '../../api/route.js';
+import { STATIC_PREFIX, fileDir } from '../../release/file-name.js';
 
 /** Where pre-rendered files live. */
 const FILES = `/${STATIC_PREFIX}/`;

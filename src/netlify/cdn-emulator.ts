@@ -13,9 +13,9 @@ import type { ApiResponse } from '../api/respond.js';
 import { finishResponse } from '../api/respond.js';
 import { ASSET_DIR } from '../frontdoor/paths.js';
 import { linesSync } from '../util/lines.js';
-import { EDGE_FILE } from './edge.js';
-import { loadMatcher } from './netlify-matcher.js';
-import type { NetlifyMatcher } from './netlify-matcher.js';
+import { EDGE_FILE } from './edge/bundle.js';
+import { loadMatcher } from './matcher.js';
+import type { NetlifyMatcher } from './matcher.js';
 
 export type CdnResponse = ApiResponse;
 

@@ -1,5 +1,6 @@
 /**
- * How Netlify's rule engine reads a query string, measured against netlify-redirector 0.5.0 (the
+ * How Netlify's rule engine reads a query string (what `fds check`, the Netlify Function and the
+ * tests model it by; api/query.ts reads queries the same way), measured against netlify-redirector 0.5.0 (the
  * engine `netlify dev` uses; test/publish/netlify-query.test.ts holds it to this model). The render
  * core must read queries exactly this way wherever the result can equal a literal rule's value, or
  * a rule and the fallback could disagree about what a request asks for:
@@ -12,40 +13,7 @@
  *     always consumes them, a non-hex digit counting as 0 (`%3Z` is `0`); a `%` with fewer than two
  *     characters after it is kept literally.
  */
-
-const hexval = (c: number): number => {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  return 0;
-};
-
-const utf8 = new TextDecoder('utf-8');
-const toUtf8 = new TextEncoder();
-
-// Web APIs only (no Buffer): the edge router (edge/router.ts) runs this on Deno.
-export function netlifyDecode(raw: string): string {
-  if (!raw.includes('%') && !raw.includes('+')) return raw;
-  const src = toUtf8.encode(raw);
-  const out = new Uint8Array(src.length);
-  let n = 0;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === 0x2b) out[n++] = 0x20;
-    else if (c === 0x25 && i + 2 < src.length) {
-      out[n++] = (hexval(src[i + 1]!) << 4) | hexval(src[i + 2]!);
-      i += 2;
-    } else out[n++] = c;
-  }
-  return utf8.decode(out.subarray(0, n));
-}
-
-/** The raw `key=value` parts of a query as Netlify splits it: on `&`, minus the trailing-`&` pair. */
-export function netlifyParts(raw: string): string[] {
-  const parts = raw === '' ? [] : raw.split('&');
-  if (parts.length >= 2 && parts[parts.length - 1] === '') parts.splice(-2, 2);
-  return parts;
-}
+import { TOKEN, netlifyDecode, netlifyParts } from '../api/query.js';
 
 /** The pairs Netlify sees, in order, as raw keys and decoded values (repeats included). */
 export function netlifyPairs(raw: string): Array<[string, string]> {
@@ -57,9 +25,6 @@ export function netlifyPairs(raw: string): Array<[string, string]> {
   }
   return out;
 }
-
-/** A value a literal rule may hold (plan.ts): it survives Netlify's decoding unambiguously. */
-export const TOKEN = /^[A-Za-z0-9._-]+$/;
 
 /**
  * What the rules' soundness needs from the render core's reading `given` of a raw query (values that
