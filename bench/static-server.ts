@@ -21,7 +21,8 @@ if (!Number.isInteger(port) || port <= 0 || (values.dir === undefined) === (valu
 let server: http.Server;
 if (values.dir !== undefined) {
   const dir = values.dir;
-  server = http.createServer((req, res) => void handler(req, res, { public: dir }));
+  // Files as they are: serve-handler's clean URLs would answer /index.html with a 301 to /.
+  server = http.createServer((req, res) => void handler(req, res, { public: dir, cleanUrls: false }));
 } else {
   const body = Buffer.alloc(Number(values.bytes), 'x');
   const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length) };

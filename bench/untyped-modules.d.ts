@@ -5,7 +5,7 @@ declare module 'serve-handler' {
   export default function handler(
     req: IncomingMessage,
     res: ServerResponse,
-    options?: { public?: string },
+    options?: { public?: string; cleanUrls?: boolean },
   ): Promise<void>;
 }
 
