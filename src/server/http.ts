@@ -6,24 +6,26 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
-import { JSON_TYPE } from '../api/headers.js';
 import type { ApiRequest } from '../app/render.js';
 import { render } from '../app/render.js';
+import type { Resolution } from '../api/resolve.js';
 import { ResolutionMemo } from './resolution-memo.js';
 import type { ApiResponse } from '../api/respond.js';
 import { errorResponse } from '../api/respond.js';
 import type { Clock } from '../util/time.js';
 import { systemClock } from '../util/time.js';
+import type { EntrySink } from './access-log.js';
 import { accessLine, entryLog } from './access-log.js';
 import { encode } from './transport.js';
-import type { RateLimitOptions } from './rate-limit.js';
+import type { RateDecision, RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
 import type { StaticLookup } from './static-lookup.js';
 import { NO_STATIC_BUILD } from './static-lookup.js';
 import { StoreSource } from './store-source.js';
 import { AssetServer } from '../frontdoor/serve-assets.js';
-import type { Answered, Incoming } from './fast-lane.js';
+import type { Answered, Incoming, LaneHandlers } from './fast-lane.js';
 import { FastLane } from './fast-lane.js';
+import { answerClientError } from './client-error.js';
 
 export interface ServerOptions {
   storeFile: string;
@@ -80,112 +82,99 @@ function clientIp(req: Incoming, trustProxy: boolean): string {
 }
 
 export function createApiServer(opts: ServerOptions): ApiServer {
-  const clock = opts.clock ?? systemClock;
-  const store = new StoreSource(opts.storeFile, opts.storeRetryMs);
-  const lookup = opts.staticLookup ?? NO_STATIC_BUILD;
-  const limiter = opts.rateLimit === null ? null : new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMITS);
-  // By default entries are spelled as bytes (entryLog); an injected `log` takes lines, and null logs nothing.
-  const sink = opts.log === undefined ? entryLog() : null;
-  const log = sink ? sink.line : opts.log;
-  const startedAt = performance.now();
-  const uptime = () => Math.round((performance.now() - startedAt) / 10) / 100;
-  const assets = opts.assets ?? new AssetServer(null);
-  const resolutions = new ResolutionMemo();
+  const answers = new Answers(opts);
+  const server = http.createServer((req, res) => answers.serve(req, res));
+  const lane = opts.fastLane === false ? null : new FastLane(server, answers.laneHandlers());
+  // Requests the HTTP parser rejects (bad request line, oversized headers) still get a JSON answer.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) =>
+    answerClientError(err, socket, answers.log.line),
+  );
+  return {
+    server,
+    store: answers.store,
+    listen(port, host) {
+      return listenOn(server, port, host);
+    },
+    close() {
+      return shutDown(server, lane, answers, opts.shutdownGraceMs ?? 10_000);
+    },
+  };
+}
 
-  /**
-   * `response: null`: a front-door asset, streamed from its file by `assets` once the rate limit let
-   * it through (with `headers` added).
-   */
-  function answer(
-    req: Incoming,
-    target: ReturnType<typeof splitTarget>,
-  ): {
-    response: ApiResponse | null;
-    source: string;
-    headers?: Record<string, string>;
-  } {
-    const head = { method: req.method ?? 'GET', headers: req.headers };
-    if (!target) return { response: errorResponse(head, 400, 'Malformed request URL'), source: 'server' };
-    const rate = limiter?.check(clientIp(req, !!opts.trustProxy), target.path);
-    if (rate && !rate.allowed) {
-      const response = errorResponse(head, 429, 'Too many requests, please try again later.', rate.headers);
-      return { response, source: 'server' };
+type RequestTarget = NonNullable<ReturnType<typeof splitTarget>>;
+
+/** What `answer` gives: `response: null` for a front-door asset, with the rate limiter's `headers`. */
+interface AnswerOrAsset {
+  response: ApiResponse | null;
+  source: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * How the server answers a request, node:http's and the fast lane's alike: the target parsed, the
+ * rate limit, then a front-door asset, a pre-rendered answer from the build or a dynamic render,
+ * encoded for the transport, and an entry in the log once it is sent.
+ */
+class Answers {
+  readonly store: StoreSource;
+  readonly lookup: StaticLookup;
+  readonly log: RequestLog;
+  private readonly clock: Clock;
+  private readonly limiter: RateLimiter | null;
+  private readonly trustProxy: boolean;
+  private readonly startedAt: number;
+  private readonly assets: AssetServer;
+  private readonly resolutions = new ResolutionMemo();
+  private readonly uptime = () => Math.round((performance.now() - this.startedAt) / 10) / 100;
+
+  constructor(opts: ServerOptions) {
+    this.clock = opts.clock ?? systemClock;
+    this.store = new StoreSource(opts.storeFile, opts.storeRetryMs);
+    this.lookup = opts.staticLookup ?? NO_STATIC_BUILD;
+    this.limiter = opts.rateLimit === null ? null : new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMITS);
+    this.trustProxy = !!opts.trustProxy;
+    this.log = new RequestLog(opts.log, this.trustProxy);
+    this.startedAt = performance.now();
+    this.assets = opts.assets ?? new AssetServer(null);
+  }
+
+  /** node:http's handler: the answer written, or the front-door asset streamed from its file. */
+  serve(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const started = performance.now();
+    const replied = this.reply(req, splitTarget(req.url));
+    if ('asset' in replied) {
+      this.serveAsset(req, res, replied.asset, started);
+      return;
     }
-    if ((req.method === 'GET' || req.method === 'HEAD') && assets.handles(target.path)) {
-      return { response: null, source: 'asset', headers: rate?.headers };
-    }
-    // Spelled out: V8 (Node 20) spends about a microsecond on a spread followed by more properties.
-    const apiReq: ApiRequest = {
-      method: head.method,
-      headers: head.headers,
-      path: target.path,
-      rawQuery: target.rawQuery,
+    const { response } = replied;
+    res.writeHead(response.status, response.headers);
+    res.end(response.sendBody ? response.body : undefined);
+    this.log.answered(req, replied, started);
+  }
+
+  /** The fast lane's: the same answers, written by the lane; assets are left to node:http. */
+  laneHandlers(): LaneHandlers {
+    return {
+      answer: (req) => {
+        const target = splitTarget(req.url);
+        // Front-door assets are streamed through node:http's objects (serve-handler). Asked before
+        // `reply`, which counts the request against the rate limit: node:http will count it.
+        if (target !== null && this.assets.handles(target.path)) return null;
+        const replied = this.reply(req, target);
+        return 'asset' in replied ? null : replied;
+      },
+      answered: (req, answered, started) => this.log.answered(req, answered, started),
     };
-    const { resolution, file } = resolutions.resolve(
-      target.path,
-      target.rawQuery,
-      req.url?.startsWith('/') ? req.url : undefined,
-    );
-    // Without rate limits nothing is added per request: the lookup finishes its answer, and keeps it.
-    const fromFile = lookup.lookup(apiReq, resolution, file, limiter === null);
-    const reader = fromFile ? null : store.get();
-    const response =
-      fromFile ??
-      render(
-        apiReq,
-        { store: reader, clock, uptime, storeName: store.name, storeProblem: store.problem ?? 'disconnected' },
-        resolution,
-      );
-    if (response.status === 503) store.reset();
-    if (rate) Object.assign(response.headers, rate.headers);
-    return { response, source: fromFile ? 'static' : 'dynamic' };
-  }
-
-  function logRequest(req: Incoming, status: number, bytes: number, started: number, source: string) {
-    if (!log) return;
-    const ms = Math.round((performance.now() - started) * 100) / 100;
-    const url = (req.url ?? '').slice(0, 2048);
-    const ip = clientIp(req, !!opts.trustProxy);
-    const entry = { time: Date.now(), method: req.method, url, status, bytes, ms, ip, source };
-    if (sink) sink.record(entry);
-    else log(accessLine(entry));
-  }
-
-  /** `headers`: what the rate limiter adds; serve-handler's own headers join them. */
-  function serveAsset(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    headers: Record<string, string>,
-    started: number,
-  ): void {
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    res.on('finish', () =>
-      logRequest(
-        req,
-        res.statusCode,
-        req.method === 'HEAD' ? 0 : Number(res.getHeader('Content-Length') ?? 0),
-        started,
-        'asset',
-      ),
-    );
-    assets.serve(req, res).catch(() => {
-      if (res.headersSent) res.destroy();
-      else {
-        const failed = errorResponse({ method: 'GET', headers: {} }, 500, 'Internal server error');
-        encode(failed, req.headers['accept-encoding']);
-        res.writeHead(failed.status, failed.headers).end(failed.body);
-      }
-    });
   }
 
   /**
    * The encoded answer to a request, a 500 when answering failed (nothing a request holds may take
    * the server down), or `asset` with the rate limiter's headers for a front-door asset.
    */
-  function reply(req: Incoming, target: ReturnType<typeof splitTarget>): Answered | { asset: Record<string, string> } {
+  private reply(req: Incoming, target: RequestTarget | null): Answered | { asset: Record<string, string> } {
     let source = 'dynamic';
     try {
-      const answered = answer(req, target);
+      const answered = this.answer(req, target);
       if (answered.response === null) return { asset: answered.headers ?? {} };
       source = answered.source;
       encode(answered.response, req.headers['accept-encoding']);
@@ -197,79 +186,159 @@ export function createApiServer(opts: ServerOptions): ApiServer {
     }
   }
 
-  const server = http.createServer((req, res) => {
-    const started = performance.now();
-    const replied = reply(req, splitTarget(req.url));
-    if ('asset' in replied) return serveAsset(req, res, replied.asset, started);
-    const { response, source } = replied;
-    res.writeHead(response.status, response.headers);
-    res.end(response.sendBody ? response.body : undefined);
-    logRequest(req, response.status, response.sendBody ? response.body.length : 0, started, source);
-  });
-
-  const lane =
-    opts.fastLane === false
-      ? null
-      : new FastLane(server, {
-          answer(req) {
-            const target = splitTarget(req.url);
-            // Front-door assets are streamed through node:http's objects (serve-handler). Asked before
-            // `reply`, which counts the request against the rate limit: node:http will count it.
-            if (target !== null && assets.handles(target.path)) return null;
-            const replied = reply(req, target);
-            return 'asset' in replied ? null : replied;
-          },
-          answered(req, { response, source }, started) {
-            logRequest(req, response.status, response.sendBody ? response.body.length : 0, started, source);
-          },
-        });
-
-  // Requests the HTTP parser rejects (bad request line, oversized headers) still get a JSON answer.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
+  /** A malformed target's 400, the rate limit's 429, a front-door asset, or the API's answer. */
+  private answer(req: Incoming, target: RequestTarget | null): AnswerOrAsset {
+    const head = { method: req.method ?? 'GET', headers: req.headers };
+    if (!target) return { response: errorResponse(head, 400, 'Malformed request URL'), source: 'server' };
+    const rate = this.rateLimit(req, target.path);
+    if (rate && !rate.allowed) {
+      const response = errorResponse(head, 429, 'Too many requests, please try again later.', rate.headers);
+      return { response, source: 'server' };
     }
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_URI_OVERFLOW' ? 414 : 400;
-    const body = JSON.stringify({ error: status === 400 ? 'Bad request' : http.STATUS_CODES[status] });
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\n` +
-        `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Connection: close\r\n\r\n${body}`,
-    );
-    log?.(JSON.stringify({ time: new Date().toISOString(), status, error: err.code ?? 'client error' }));
-  });
+    if ((req.method === 'GET' || req.method === 'HEAD') && this.assets.handles(target.path)) {
+      return { response: null, source: 'asset', headers: rate?.headers };
+    }
+    // Spelled out rather than spread: V8 is slow to build a spread followed by more properties.
+    const apiReq: ApiRequest = {
+      method: head.method,
+      headers: head.headers,
+      path: target.path,
+      rawQuery: target.rawQuery,
+    };
+    const answered = this.answerApi(apiReq, req.url);
+    if (rate) Object.assign(answered.response.headers, rate.headers);
+    return answered;
+  }
 
-  return {
-    server,
-    store,
-    listen(port, host) {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve(server.address() as AddressInfo);
-        });
-      });
-    },
-    close() {
-      return new Promise((resolve) => {
-        const force = setTimeout(() => {
-          server.closeAllConnections();
-          lane?.closeAll();
-        }, opts.shutdownGraceMs ?? 10_000);
-        force.unref();
-        lookup.close?.();
-        server.close(() => {
-          clearTimeout(force);
-          sink?.flush();
-          store.close();
-          resolve();
-        });
-        // Idle keep-alive connections would otherwise hold the server open until they time out.
-        server.closeIdleConnections();
-        lane?.close();
-      });
-    },
-  };
+  /** The client's count against its limit; undefined when the server has no rate limits. */
+  private rateLimit(req: Incoming, path: string): RateDecision | undefined {
+    return this.limiter?.check(clientIp(req, this.trustProxy), path);
+  }
+
+  /** The build's pre-rendered answer when it has one, else a dynamic render from the store. */
+  private answerApi(apiReq: ApiRequest, url: string | undefined): Answered {
+    const { resolution, file } = this.resolutions.resolve(
+      apiReq.path,
+      apiReq.rawQuery,
+      url?.startsWith('/') ? url : undefined,
+    );
+    // Without rate limits nothing is added per request: the lookup finishes its answer, and keeps it.
+    const fromFile = this.lookup.lookup(apiReq, resolution, file, this.limiter === null);
+    const response = fromFile ?? this.renderDynamic(apiReq, resolution);
+    // A 503 is a store that could not be read: the next request opens it again.
+    if (response.status === 503) this.store.reset();
+    return { response, source: fromFile ? 'static' : 'dynamic' };
+  }
+
+  private renderDynamic(apiReq: ApiRequest, resolution: Resolution): ApiResponse {
+    const { store } = this;
+    const deps = {
+      store: store.get(),
+      clock: this.clock,
+      uptime: this.uptime,
+      storeName: store.name,
+      storeProblem: store.problem ?? 'disconnected',
+    };
+    return render(apiReq, deps, resolution);
+  }
+
+  /** `headers`: what the rate limiter adds; serve-handler's own headers join them. */
+  private serveAsset(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    headers: Record<string, string>,
+    started: number,
+  ): void {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.on('finish', () =>
+      this.log.request(
+        req,
+        res.statusCode,
+        req.method === 'HEAD' ? 0 : Number(res.getHeader('Content-Length') ?? 0),
+        started,
+        'asset',
+      ),
+    );
+    this.assets.serve(req, res).catch(() => {
+      if (res.headersSent) res.destroy();
+      else {
+        const failed = errorResponse({ method: 'GET', headers: {} }, 500, 'Internal server error');
+        encode(failed, req.headers['accept-encoding']);
+        res.writeHead(failed.status, failed.headers).end(failed.body);
+      }
+    });
+  }
+}
+
+/**
+ * One entry per request. By default entries are spelled as bytes (entryLog); an injected `log`
+ * takes lines, and null logs nothing.
+ */
+class RequestLog {
+  private readonly sink: EntrySink | null;
+  /** Where a line goes (one that is not a request's entry, too), in order with the entries; null: nowhere. */
+  readonly line: ((line: string) => void) | null;
+
+  constructor(
+    log: ServerOptions['log'],
+    private readonly trustProxy: boolean,
+  ) {
+    this.sink = log === undefined ? entryLog() : null;
+    this.line = this.sink ? this.sink.line : (log ?? null);
+  }
+
+  /** `bytes`: the body's bytes as sent. */
+  request(req: Incoming, status: number, bytes: number, started: number, source: string): void {
+    const { line, sink } = this;
+    if (!line) return;
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    const url = (req.url ?? '').slice(0, 2048);
+    const ip = clientIp(req, this.trustProxy);
+    const entry = { time: Date.now(), method: req.method, url, status, bytes, ms, ip, source };
+    if (sink) sink.record(entry);
+    else line(accessLine(entry));
+  }
+
+  answered(req: Incoming, { response, source }: Answered, started: number): void {
+    this.request(req, response.status, response.sendBody ? response.body.length : 0, started, source);
+  }
+
+  /** Write out what the sink has gathered. */
+  flush(): void {
+    this.sink?.flush();
+  }
+}
+
+function listenOn(server: http.Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * Stop accepting and let in-flight requests finish, for `graceMs` at most before every connection
+ * is cut; then the log is written out and the store closed.
+ */
+function shutDown(server: http.Server, lane: FastLane | null, answers: Answers, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => {
+      server.closeAllConnections();
+      lane?.closeAll();
+    }, graceMs);
+    force.unref();
+    answers.lookup.close?.();
+    server.close(() => {
+      clearTimeout(force);
+      answers.log.flush();
+      answers.store.close();
+      resolve();
+    });
+    // Idle keep-alive connections would otherwise hold the server open until they time out.
+    server.closeIdleConnections();
+    lane?.close();
+  });
 }

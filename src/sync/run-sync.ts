@@ -5,6 +5,7 @@
  * recorded, and every other unit is kept.
  */
 import pLimit from 'p-limit';
+import type { LimitFunction } from 'p-limit';
 import type { DB } from '../store/db.js';
 import { META_LAST_SUCCESS, META_PROVIDER, META_SNAPSHOT_AT, getMeta, setMeta } from '../store/db.js';
 import { StoreWriter } from '../store/writer.js';
@@ -79,203 +80,290 @@ function message(err: unknown): string {
 }
 
 export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Promise<SyncReport> {
-  const snapshot = beginSnapshot(db);
-  const writer = new StoreWriter(db, snapshot);
-  const playContext = playContexts(db);
-  const settled = settledQuery(db);
-  const limit = pLimit(Math.max(1, opts.concurrency));
-  const startedAt = isoSeconds(opts.clock());
-  const results: UnitResult[] = [];
-  const changedLeagues = new Set<string>();
+  const run = new SyncRun(db, provider, opts);
+  // Leagues run side by side; the shared limiter bounds how many fetches are in flight overall.
+  await Promise.all(
+    opts.leagues.map((league) => syncLeague(run, league).catch((err: unknown) => run.planFailed(league, err))),
+  );
+  const finishedAt = isoSeconds(opts.clock());
+  const tally = run.tally();
+  run.closeSnapshot(tally, finishedAt);
+  return run.report(tally);
+}
+
+/**
+ * One league, resource by resource. Each resource's keys are planned from what the ones before it
+ * stored: rosters for the clubs the league is known to have, summaries and plays for the events
+ * this run's scoreboards listed.
+ */
+async function syncLeague(run: SyncRun, league: string): Promise<void> {
+  const { provider } = run;
+  await run.syncUnits(league, teamUnits(run, league), ['']);
+  await run.syncUnits(league, rosterUnits(run, league), await provider.rosterTeamIds(league, run.knownClubs(league)));
+  const boardEvents = new Set<string>();
+  await run.syncUnits(league, scoreboardUnits(run, league, boardEvents), await provider.scoreboardDates(league));
+  const eventIds = run.unsettled(league, await provider.eventIds(league, [...boardEvents].sort()));
+  await run.syncUnits(league, summaryUnits(run, league), eventIds);
+  // Plays after summaries: a summary's lineups name the athletes that core plays only link to.
+  await run.syncUnits(league, playUnits(run, league), eventIds);
+  await run.syncUnits(league, standingsUnits(run, league), await provider.standingsSeasons(league));
+}
+
+/** How one resource's units are named, fetched, and mapped and written (returning the rows changed). */
+interface Units<K, T> {
+  resource: Resource;
+  keyOf: (k: K) => string;
+  fetch: (k: K) => Promise<T | undefined>;
+  store: (payload: T, k: K) => number;
+}
+
+/** A unit's fetch, settled: the payload (undefined: not available), skipped, or the error it failed with. */
+type Fetched<T> = { payload: T | undefined | typeof SKIPPED } | { error: unknown };
+
+interface Tally {
+  failures: UnitResult[];
+  ok: number;
+  written: number;
+  units: number;
+}
+
+/** One sync's context: the snapshot it writes under, the bound it fetches under, and what its units did. */
+class SyncRun {
+  readonly writer: StoreWriter;
+  readonly playContext: ReturnType<typeof playContexts>;
+  /** When the sync started: the time its units' sync state and the rows they write carry. */
+  readonly startedAt: string;
+  private readonly snapshot: number;
+  private readonly settled: ReturnType<typeof settledQuery>;
+  private readonly limit: LimitFunction;
+  private readonly results: UnitResult[] = [];
+  /** Leagues a unit wrote to: the ones whose sync time moves. */
+  private readonly changedLeagues = new Set<string>();
+
+  constructor(
+    readonly db: DB,
+    readonly provider: Provider,
+    private readonly opts: SyncOptions,
+  ) {
+    this.snapshot = beginSnapshot(db);
+    this.writer = new StoreWriter(db, this.snapshot);
+    this.playContext = playContexts(db);
+    this.settled = settledQuery(db);
+    this.limit = pLimit(Math.max(1, opts.concurrency));
+    this.startedAt = isoSeconds(opts.clock());
+  }
+
+  /** The clubs the store knows in the league (its listing as the teams unit stored it). */
+  knownClubs(league: string): string[] {
+    return this.db.prepare('SELECT club_id FROM league_clubs WHERE league_slug = ?').pluck().all(league) as string[];
+  }
+
+  /** The events whose summary and plays may still change: all of them for a provider that refetches finished ones. */
+  unsettled(league: string, eventIds: string[]): string[] {
+    return eventIds.filter((eventId) => this.provider.refetchFinished || !this.settled.get(league, eventId));
+  }
 
   /**
    * Run one resource's units for a league: fetches go out concurrently under the shared bound, and
    * each payload is mapped and written in its own transaction, in key order — so the store ends up
    * the same whichever response arrived first.
    */
-  async function phase<K, T>(
-    league: string,
-    resource: Resource,
-    keys: readonly K[],
-    keyOf: (k: K) => string,
-    fetch: (k: K) => Promise<T | undefined>,
-    store: (payload: T, k: K) => number,
-  ): Promise<void> {
-    if (opts.signal?.aborted) return;
-    opts.onPlanned?.(keys.length);
-    const fetched = keys.map((k) =>
-      limit<[], T | undefined | typeof SKIPPED>(() => (opts.signal?.aborted ? SKIPPED : fetch(k))).then(
+  async syncUnits<K, T>(league: string, units: Units<K, T>, keys: readonly K[]): Promise<void> {
+    if (this.opts.signal?.aborted) return;
+    this.opts.onPlanned?.(keys.length);
+    const fetched = this.fetchAll(keys, units.fetch);
+    for (const [i, k] of keys.entries()) {
+      const key = units.keyOf(k);
+      const got = await fetched[i]!;
+      if ('payload' in got && got.payload === SKIPPED) continue;
+      this.record(this.storeUnit(league, units, k, key, got));
+    }
+  }
+
+  /**
+   * Every key's fetch, queued under the shared bound. A fetch whose turn comes after the signal
+   * fired is skipped, not tried; each settles rather than rejects, to be stored in key order.
+   */
+  private fetchAll<K, T>(keys: readonly K[], fetch: (k: K) => Promise<T | undefined>): Promise<Fetched<T>>[] {
+    return keys.map((k) =>
+      this.limit<[], T | undefined | typeof SKIPPED>(() => (this.opts.signal?.aborted ? SKIPPED : fetch(k))).then(
         (payload) => ({ payload }),
         (error: unknown) => ({ error }),
       ),
     );
-    for (const [i, k] of keys.entries()) {
-      const key = keyOf(k);
-      const got = await fetched[i]!;
-      if ('payload' in got && got.payload === SKIPPED) continue;
-      let result: UnitResult;
-      try {
-        if ('error' in got) throw got.error;
-        if (got.payload === undefined) {
-          result = { league, resource, key, status: 'unavailable', written: 0 };
-        } else {
-          const payload = got.payload as T;
-          const written = writer.transaction(() => {
-            const n = store(payload, k);
-            writer.recordSyncState(league, resource, key, provider.name, startedAt, null);
-            return n;
-          });
-          result = { league, resource, key, status: 'ok', written };
-        }
-      } catch (err) {
-        result = { league, resource, key, status: 'failed', written: 0, error: message(err) };
-        writer.recordSyncState(league, resource, key, provider.name, startedAt, result.error!);
-      }
-      if (result.written > 0) changedLeagues.add(league);
-      results.push(result);
-      opts.onUnit?.(result);
+  }
+
+  /**
+   * A fetched unit's payload mapped and written with its sync state in one transaction; a unit that
+   * failed (fetching, mapping or writing, which is then rolled back) has its failure recorded instead.
+   */
+  private storeUnit<K, T>(league: string, units: Units<K, T>, k: K, key: string, got: Fetched<T>): UnitResult {
+    const { resource } = units;
+    try {
+      if ('error' in got) throw got.error;
+      if (got.payload === undefined) return { league, resource, key, status: 'unavailable', written: 0 };
+      const payload = got.payload as T;
+      const written = this.writer.transaction(() => {
+        const n = units.store(payload, k);
+        this.writer.recordSyncState(league, resource, key, this.provider.name, this.startedAt, null);
+        return n;
+      });
+      return { league, resource, key, status: 'ok', written };
+    } catch (err) {
+      const failed: UnitResult = { league, resource, key, status: 'failed', written: 0, error: message(err) };
+      this.writer.recordSyncState(league, resource, key, this.provider.name, this.startedAt, failed.error!);
+      return failed;
     }
   }
 
-  const id = (k: string) => k;
-
-  async function syncLeague(league: string): Promise<void> {
-    await phase(
-      league,
-      'teams',
-      [''],
-      id,
-      () => provider.teams(league),
-      (payload) => {
-        const t = mapTeams(payload);
-        return (
-          writer.updateLeagueInfo(league, t.espnLeagueId, t.season, false) +
-          writer.setLeagueClubs(league, t.clubs, startedAt)
-        );
-      },
-    );
-
-    const known = db.prepare('SELECT club_id FROM league_clubs WHERE league_slug = ?').pluck().all(league) as string[];
-    await phase(
-      league,
-      'roster',
-      await provider.rosterTeamIds(league, known),
-      id,
-      (teamId) => provider.roster(league, teamId),
-      (payload, teamId) => {
-        const r = mapRoster(payload, teamId);
-        const clubChanges = r.club ? writer.upsertClub(league, r.club, startedAt, true) : 0;
-        return clubChanges + writer.replaceRoster(league, teamId, r.players, r.coach, r.season, startedAt);
-      },
-    );
-
-    const boardEvents = new Set<string>();
-    await phase(
-      league,
-      'scoreboard',
-      await provider.scoreboardDates(league),
-      id,
-      (date) => provider.scoreboard(league, date),
-      (payload) => {
-        const board = mapScoreboard(payload, provider.name);
-        let n = writer.updateLeagueInfo(league, board.league.espnId, board.league.season, true);
-        for (const m of board.matches) {
-          boardEvents.add(m.record.id);
-          n += writer.upsertMatch(league, m, startedAt);
-        }
-        return n;
-      },
-    );
-
-    const eventIds = (await provider.eventIds(league, [...boardEvents].sort())).filter(
-      (eventId) => provider.refetchFinished || !settled.get(league, eventId),
-    );
-    await phase(
-      league,
-      'summary',
-      eventIds,
-      id,
-      (eventId) => provider.summary(league, eventId),
-      (payload, eventId) => {
-        const s = mapSummary(payload, provider.name);
-        if (s.match.record.id !== eventId)
-          throw new Error(`summary payload is for event ${s.match.record.id}, not ${eventId}`);
-        return (
-          writer.upsertMatch(league, s.match, startedAt, true) +
-          writer.upsertSummary(league, eventId, s.sections, s.keyEventIds, startedAt)
-        );
-      },
-    );
-    // Plays after summaries: a summary's lineups name the athletes that core plays only link to.
-    await phase(
-      league,
-      'plays',
-      eventIds,
-      id,
-      (eventId) => provider.plays(league, eventId),
-      (pages, eventId) => {
-        const mapped = mapPlays(pages, playContext(league, eventId));
-        return writer.replacePlays(league, eventId, mapped.plays, mapped.complete, startedAt);
-      },
-    );
-
-    await phase(
-      league,
-      'standings',
-      await provider.standingsSeasons(league),
-      (season) => (season === null ? '' : String(season)),
-      (season) => provider.standings(league, season),
-      (payload, season) => {
-        const s = mapStandings(payload, season);
-        return writer.replaceStandings(league, s.season, s.groups, startedAt);
-      },
-    );
+  /** Planning failed (e.g. the provider could not list what it has): the league is one failed unit. */
+  planFailed(league: string, err: unknown): void {
+    this.record({ league, resource: 'scoreboard', key: '*', status: 'failed', written: 0, error: message(err) });
   }
 
-  // Leagues run side by side; the shared limiter bounds how many fetches are in flight overall.
-  await Promise.all(
-    opts.leagues.map((league) =>
-      syncLeague(league).catch((err) => {
-        // Planning failed (e.g. the provider could not list what it has): the league is one failed unit.
-        const r: UnitResult = {
-          league,
-          resource: 'scoreboard',
-          key: '*',
-          status: 'failed',
-          written: 0,
-          error: message(err),
-        };
-        results.push(r);
-        opts.onUnit?.(r);
-      }),
-    ),
-  );
+  private record(result: UnitResult): void {
+    if (result.written > 0) this.changedLeagues.add(result.league);
+    this.results.push(result);
+    this.opts.onUnit?.(result);
+  }
 
-  const finishedAt = isoSeconds(opts.clock());
-  const failures = results.filter((r) => r.status === 'failed');
-  const ok = results.filter((r) => r.status === 'ok').length;
-  const written = results.reduce((n, r) => n + r.written, 0);
-  db.transaction(() => {
-    for (const league of changedLeagues) writer.markLeagueSynced(league, finishedAt);
-    // Times move only with data, so a sync that changes nothing leaves every response untouched
-    // (CONTRACT §2.4). The one exception is a clean sync after failed ones: saying so is news.
-    // A sync stopped half way is not a clean one, whatever it got through.
-    const clean = failures.length === 0 && !opts.signal?.aborted;
-    const recovered = clean && getMeta(db, META_LAST_SUCCESS) !== getMeta(db, META_SNAPSHOT_AT);
-    const changed = written > 0 || (ok > 0 && recovered);
-    if (written > 0) setMeta(db, META_SNAPSHOT_AT, finishedAt);
-    if (ok > 0 && changed) setMeta(db, META_PROVIDER, provider.name);
-    if (ok > 0 && clean && changed) setMeta(db, META_LAST_SUCCESS, finishedAt);
-    endSnapshot(db, snapshot, finishedAt, changed);
-  })();
+  tally(): Tally {
+    const failures = this.results.filter((r) => r.status === 'failed');
+    const ok = this.results.filter((r) => r.status === 'ok').length;
+    const written = this.results.reduce((n, r) => n + r.written, 0);
+    return { failures, ok, written, units: this.results.length };
+  }
+
+  /**
+   * The changed leagues' sync time, the store's freshness times and the snapshot, in one transaction.
+   * Times move only with data, so a sync that changes nothing leaves every response untouched
+   * (docs/json-api.md, "Freshness"). The one exception is a clean sync after failed ones: saying so
+   * is news. A sync stopped half way is not a clean one, whatever it got through.
+   */
+  closeSnapshot({ failures, ok, written }: Tally, finishedAt: string): void {
+    const { db } = this;
+    db.transaction(() => {
+      for (const league of this.changedLeagues) this.writer.markLeagueSynced(league, finishedAt);
+      const clean = failures.length === 0 && !this.opts.signal?.aborted;
+      const recovered = clean && getMeta(db, META_LAST_SUCCESS) !== getMeta(db, META_SNAPSHOT_AT);
+      const changed = written > 0 || (ok > 0 && recovered);
+      if (written > 0) setMeta(db, META_SNAPSHOT_AT, finishedAt);
+      if (ok > 0 && changed) setMeta(db, META_PROVIDER, this.provider.name);
+      if (ok > 0 && clean && changed) setMeta(db, META_LAST_SUCCESS, finishedAt);
+      endSnapshot(db, this.snapshot, finishedAt, changed);
+    })();
+  }
+
+  report({ failures, ok, written, units }: Tally): SyncReport {
+    return {
+      provider: this.provider.name,
+      units: { ok, failed: failures.length, unavailable: units - ok - failures.length },
+      written,
+      failures,
+      ignored: this.provider.ignored?.() ?? [],
+      snapshotAt: getMeta(this.db, META_SNAPSHOT_AT),
+      aborted: !!this.opts.signal?.aborted,
+    };
+  }
+}
+
+const asKey = (k: string) => k;
+
+/** The league's listing: its ESPN id and season, and the clubs in it. */
+function teamUnits(run: SyncRun, league: string): Units<string, unknown> {
+  const { provider, writer, startedAt } = run;
   return {
-    provider: provider.name,
-    units: { ok, failed: failures.length, unavailable: results.length - ok - failures.length },
-    written,
-    failures,
-    ignored: provider.ignored?.() ?? [],
-    snapshotAt: getMeta(db, META_SNAPSHOT_AT),
-    aborted: !!opts.signal?.aborted,
+    resource: 'teams',
+    keyOf: asKey,
+    fetch: () => provider.teams(league),
+    store: (payload) => {
+      const t = mapTeams(payload);
+      return (
+        writer.updateLeagueInfo(league, t.espnLeagueId, t.season, false) +
+        writer.setLeagueClubs(league, t.clubs, startedAt)
+      );
+    },
+  };
+}
+
+/** A club's squad and coach, keyed by team id (and the club itself, when the roster describes it). */
+function rosterUnits(run: SyncRun, league: string): Units<string, unknown> {
+  const { provider, writer, startedAt } = run;
+  return {
+    resource: 'roster',
+    keyOf: asKey,
+    fetch: (teamId) => provider.roster(league, teamId),
+    store: (payload, teamId) => {
+      const r = mapRoster(payload, teamId);
+      const clubChanges = r.club ? writer.upsertClub(league, r.club, startedAt, true) : 0;
+      return clubChanges + writer.replaceRoster(league, teamId, r.players, r.coach, r.season, startedAt);
+    },
+  };
+}
+
+/** A day's matches, keyed by date; the events they list are added to `boardEvents`. */
+function scoreboardUnits(run: SyncRun, league: string, boardEvents: Set<string>): Units<string, unknown> {
+  const { provider, writer, startedAt } = run;
+  return {
+    resource: 'scoreboard',
+    keyOf: asKey,
+    fetch: (date) => provider.scoreboard(league, date),
+    store: (payload) => {
+      const board = mapScoreboard(payload, provider.name);
+      let n = writer.updateLeagueInfo(league, board.league.espnId, board.league.season, true);
+      for (const m of board.matches) {
+        boardEvents.add(m.record.id);
+        n += writer.upsertMatch(league, m, startedAt);
+      }
+      return n;
+    },
+  };
+}
+
+/** A match's summary, keyed by event id: the match record as the summary has it, and its sections. */
+function summaryUnits(run: SyncRun, league: string): Units<string, unknown> {
+  const { provider, writer, startedAt } = run;
+  return {
+    resource: 'summary',
+    keyOf: asKey,
+    fetch: (eventId) => provider.summary(league, eventId),
+    store: (payload, eventId) => {
+      const s = mapSummary(payload, provider.name);
+      if (s.match.record.id !== eventId)
+        throw new Error(`summary payload is for event ${s.match.record.id}, not ${eventId}`);
+      return (
+        writer.upsertMatch(league, s.match, startedAt, true) +
+        writer.upsertSummary(league, eventId, s.sections, s.keyEventIds, startedAt)
+      );
+    },
+  };
+}
+
+/** A match's play stream, keyed by event id, mapped against what the store knows of the match. */
+function playUnits(run: SyncRun, league: string): Units<string, unknown[]> {
+  const { provider, writer, startedAt, playContext } = run;
+  return {
+    resource: 'plays',
+    keyOf: asKey,
+    fetch: (eventId) => provider.plays(league, eventId),
+    store: (pages, eventId) => {
+      const mapped = mapPlays(pages, playContext(league, eventId));
+      return writer.replacePlays(league, eventId, mapped.plays, mapped.complete, startedAt);
+    },
+  };
+}
+
+/** A season's table, keyed by season ('' for the provider's current one). */
+function standingsUnits(run: SyncRun, league: string): Units<number | null, unknown> {
+  const { provider, writer, startedAt } = run;
+  return {
+    resource: 'standings',
+    keyOf: (season) => (season === null ? '' : String(season)),
+    fetch: (season) => provider.standings(league, season),
+    store: (payload, season) => {
+      const s = mapStandings(payload, season);
+      return writer.replaceStandings(league, s.season, s.groups, startedAt);
+    },
   };
 }
 
