@@ -36,13 +36,6 @@ export const topic = {
   standings: (league: string) => `standings:${league}`,
 } as const;
 
-/** What changed since the published build, as an incremental build asks about it. */
-export interface ChangeView {
-  readonly topics: ReadonlySet<string>;
-  /** The matches of a league whose record changed (`topic.match`). */
-  matchesOf(league: string): ReadonlySet<string>;
-}
-
 /** The topics one change log row touches. */
 export function topicsOfChange(row: ChangeRow): string[] {
   const { kind, league, key } = row;

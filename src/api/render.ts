@@ -10,7 +10,6 @@ import { ALLOW, CORS, PREFLIGHT, cacheControl } from './headers.js';
 import type { Resolution, ResolvedRequest } from './resolve.js';
 import type { ApiResponse, RequestHead } from './respond.js';
 import { emptyResponse, errorResponse, finishResponse, jsonResponse } from './respond.js';
-import type { RawJson } from './raw-json.js';
 import type { HandlerResult, RouteTable } from './route.js';
 import { ApiError } from './route.js';
 import type { StoreProblem } from './vocab.js';
@@ -36,8 +35,6 @@ export interface RenderDeps {
   storeName?: string;
   /** Why the store is null: no store file (`disconnected`, the default) or an unreadable one (`error`). */
   storeProblem?: StoreProblem;
-  /** The route's kept part (route.ts `Keeps`) as the published response has it: a build's, never the server's. */
-  kept?: RawJson;
 }
 
 function errorResult(status: number, message: string): HandlerResult {
@@ -67,7 +64,7 @@ function answer({ route, params, query }: ResolvedRequest, deps: RenderDeps): Ha
     const store = deps.store;
     if (!store || !route.handle) return errorResult(503, 'Football data store unavailable');
     const handle = route.handle;
-    return store.read(() => handle({ params, query, store, clock: deps.clock, routes: deps.routes, kept: deps.kept }));
+    return store.read(() => handle({ params, query, store, clock: deps.clock, routes: deps.routes }));
   } catch (err) {
     return failure(err);
   }

@@ -7,8 +7,6 @@ import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
 import type { Field } from './fields.js';
 import type { Query } from './query.js';
-import type { RawJson } from './raw-json.js';
-import type { ChangeView } from './reads.js';
 import type { StoreProblem } from './vocab.js';
 
 /** How a route's answers may be cached: headers.ts `CACHE_POLICY` says what each class means. */
@@ -32,8 +30,6 @@ export interface HandlerContext<P, Q> {
   store: StoreReader;
   clock: Clock;
   routes: RouteTable;
-  /** The route's kept part (`keeps`), as the published response has it: given by a build only. */
-  kept?: RawJson;
 }
 
 export interface HandlerResult {
@@ -158,28 +154,6 @@ export interface RouteDef<P, Q> {
   groupReads?: (params: Readonly<Record<string, string>>) => string[];
   /** Required with `prerender`, and on a route that aliases name. */
   reach?: Reach;
-  /** A part of a response an incremental build may splice in from the published file. */
-  keeps?: Keeps<P, Q>;
-}
-
-/**
- * A part of a pre-rendered response that changes less often than the rest: an incremental build
- * that must render the response again splices the published file's bytes of it in (the handler
- * gets them as `kept`) when `stands` finds the changes since leave it as it was, instead of reading
- * it from the store and writing it again.
- */
-export interface Keeps<P, Q> {
-  /**
-   * The body's last member: its value runs from after the first `,"field":` to the body's closing
-   * brace, so no member before it may hold a key of this name.
-   */
-  field: string;
-  /** `before`: the published body without this member. */
-  stands: (
-    ctx: { store: StoreReader; params: P; query: Q },
-    before: Readonly<Record<string, unknown>>,
-    changes: ChangeView,
-  ) => boolean;
 }
 
 // The table holds routes of many parameter shapes; the core handles them uniformly.

@@ -23,7 +23,7 @@ import {
 import type { AnyRoute, RouteTable } from './route.js';
 import { defineRoute } from './route.js';
 import { leagues, meta } from './handlers/catalog.js';
-import { eventsStand, fixtures, scoreboard } from './handlers/matches.js';
+import { fixtures, scoreboard } from './handlers/matches.js';
 import { FIXTURE_STATUSES, LEAGUE_KIND_FILTERS } from './vocab.js';
 import { plays, summary } from './handlers/summary.js';
 import { club, clubs } from './handlers/clubs.js';
@@ -134,7 +134,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
     cache: 'live',
     response: R.FixturesResponse,
     errors: LEAGUE_ERRORS,
-    handle: ({ store, params, query, kept }) => fixtures(store, params.league, query, kept),
+    handle: ({ store, params, query }) => fixtures(store, params.league, query),
     prerender: pre.fixtures,
     // A page of all matches lists the same matches until one is added or moves in kickoff order;
     // a page of one status, until any match of the league changes.
@@ -144,11 +144,6 @@ export const API_ROUTES: readonly AnyRoute[] = [
         : [topic.matches(p.league!)]),
       ...leagueLevel(p.league!),
     ],
-    // A page of finished matches mostly gains only a count as matches finish after it.
-    keeps: {
-      field: 'events',
-      stands: ({ store, params, query }, before, changes) => eventsStand(store, params.league, query, before, changes),
-    },
     reach: { level: 'league', hot: plain },
   }),
   defineRoute({

@@ -1,12 +1,11 @@
 /**
  * What a build has under way, taken in plan order (write-release.ts plans, this records): files
- * rendered here or by the render workers, files carried over from the published release, spool
- * segments and manifest ranges carried over whole, and the end of each segment. Each is recorded
+ * rendered here or by the render workers, files carried over from the published release, segments
+ * carried over whole (their manifest range and spool segment), and the end of each segment. Each is recorded
  * (release-record.ts) only once everything planned before it is, so the manifest and the rules do
  * not depend on who rendered what, nor on when a render finished.
  */
 import type { CarriedFile } from './carried-file.js';
-import { itemOfCarried } from './carried-file.js';
 import type { ManifestRange, RangeWriter } from './manifest-ranges.js';
 import type { PlannedFile } from './plan.js';
 import { planOf } from './plan.js';
@@ -21,7 +20,6 @@ import type { SegmentSummary } from './spool-segments.js';
 export type Pending =
   | CarriedFile
   | { file: PlannedFile; result: Promise<JobResult>; segment: string }
-  | { link: SegmentSummary }
   | { lines: Buffer; range: ManifestRange; summary: SegmentSummary }
   | { end: string; groups: string | null; count: number };
 
@@ -82,11 +80,6 @@ export class InOrder {
     const { record, pool } = this.deps;
     while (pending.length > keep) {
       const head = pending[0]!;
-      if ('link' in head) {
-        pending.shift();
-        this.deps.rules.link(this.deps.spoolDir!, head.link);
-        continue;
-      }
       if ('range' in head) {
         pending.shift();
         record.segment(head.range, head.lines, this.deps.spoolDir!, head.summary);
@@ -105,7 +98,7 @@ export class InOrder {
         }
         // The published file could not be carried over: render it after all, in its place in the order.
         record.counts.rendered++;
-        const file = planOf(itemOfCarried(head));
+        const file = planOf(head.item);
         const job = jobOf(file, parsePrevious(head.line), head.rec);
         pending[0] = { file, result: this.deps.local(job), segment: head.segment };
       }

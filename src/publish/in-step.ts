@@ -29,10 +29,6 @@ export class InStep {
   private done = false;
   /** Entries read from the file so far: after `drain`, all it has. */
   entries = 0;
-  /** The entry a run stopped at (`takeRun`): the next one. */
-  private peeked: Entry | null = null;
-  /** The key of the entry last read ahead into `pending`. */
-  private lastAhead: string | null = null;
 
   constructor(
     file: string | null,
@@ -65,11 +61,6 @@ export class InStep {
 
   /** The next entry in the file, or null at its end. */
   private entry(): Entry | null {
-    if (this.peeked) {
-      const e = this.peeked;
-      this.peeked = null;
-      return e;
-    }
     const known = this.nextKey;
     const first = this.line();
     if (first === null) return null;
@@ -105,7 +96,6 @@ export class InStep {
       if (!e) break;
       if (e.key === key) return e.lines;
       this.pending.set(e.key, e.lines);
-      this.lastAhead = e.key;
       // Oldest first out: what the build passed by long ago has vanished or moved far.
       if (this.pending.size > this.window) {
         const oldest = this.pending.keys().next().value!;
@@ -117,26 +107,6 @@ export class InStep {
   }
 
   /**
-   * The entries from the next one in the file on that `belongs` (given an entry's key and first
-   * line) says are one group's, taken together; null, taking nothing, when the next entry is not
-   * one of them. A group's entries are consecutive in the file, so reading ahead can have split one
-   * only at the entry it read last: null then too, and the caller takes them one by one.
-   */
-  takeRun(belongs: (key: string, line: string) => boolean): Entry[] | null {
-    const ahead = this.lastAhead === null ? undefined : this.pending.get(this.lastAhead);
-    if (ahead && belongs(this.lastAhead!, ahead[0]!)) return null;
-    const run: Entry[] = [];
-    for (let e = this.entry(); e; e = this.entry()) {
-      if (!belongs(e.key, e.lines[0]!)) {
-        this.peeked = e;
-        break;
-      }
-      run.push(e);
-    }
-    return run.length ? run : null;
-  }
-
-  /**
    * The file's bytes [at, to) as they are: `entries` entries of one line each (a manifest's), taken
    * together unread when they are the next ones in the file (what was read ahead lies before them,
    * and stays pending) and are as many whole lines; null otherwise, taking nothing.
@@ -144,14 +114,12 @@ export class InStep {
   skip(at: number, to: number, entries: number): Buffer | null {
     const { lines } = this;
     if (!lines) return null;
-    const next = this.peeked ? this.peeked.at : this.next !== null ? this.nextAt : lines.offset;
+    const next = this.next !== null ? this.nextAt : lines.offset;
     if (next !== at) return null;
     const bytes = lines.read(at, to);
     if (!bytes || !wholeLines(bytes, entries)) return null;
     lines.seek(to);
-    // A peeked entry was counted when it was read.
-    this.entries += this.peeked ? entries - 1 : entries;
-    this.peeked = null;
+    this.entries += entries;
     this.next = null;
     this.nextKey = null;
     this.done = false;

@@ -29,19 +29,13 @@ export class FilePlacer {
     private readonly previous: string | null,
     private readonly reuse: boolean,
     private readonly fs: OutputFs = nodeFs,
-    /** What the release starts as (recycle.ts): a recycled one or a copy has files standing where they are until replaced. */
+    /** What the release starts as (recycle.ts): a recycled one has files standing where they are until replaced. */
     start: ReleaseStart = 'empty',
-    /** Where every file placed is also hard-linked, the spare of a release made from nothing (spare.ts). */
-    private readonly spare: string | null = null,
   ) {
     this.recycled = start !== 'empty';
-    this.dirsStand = start !== 'copying';
   }
 
   private readonly recycled: boolean;
-  private spareFailed = false;
-  /** Whether a file the release is known to have stands in a directory that exists (not so while a copy is linked). */
-  private readonly dirsStand: boolean;
 
   /** A name beside `target` for what replaces it, unique to this thread. */
   private tempFor(target: string): string {
@@ -102,12 +96,12 @@ export class FilePlacer {
   ): Promise<Placed> {
     const target = under(this.release, file);
     // A file the recycled release is known to have stands in a directory that exists.
-    if (!recycled?.same || !this.dirsStand) await this.ensureDir(parentOf(target));
+    if (!recycled?.same) await this.ensureDir(parentOf(target));
     let existed = false;
     if (this.previous && known) {
       existed = true;
       if (this.reuse && known.etag === etag && known.bytes === body.length && (await this.link(file, target, recycled)))
-        return this.spared(file, target, 'unchanged');
+        return 'unchanged';
     } else if (this.previous) {
       const old = path.join(this.previous, file);
       const st = await this.fs.promises.stat(old).catch(() => undefined);
@@ -119,7 +113,7 @@ export class FilePlacer {
         (await this.fs.promises.readFile(old)).equals(body) &&
         (await this.link(file, target, recycled))
       ) {
-        return this.spared(file, target, 'unchanged');
+        return 'unchanged';
       }
     }
     if (this.recycled) {
@@ -132,29 +126,7 @@ export class FilePlacer {
         throw err;
       }
     }
-    return this.spared(file, target, existed ? 'changed' : 'added');
-  }
-
-  /**
-   * Whether the spare lost a file: a link failed (a file system without hard links), so it is not
-   * a copy of the release and must not be kept.
-   */
-  get spareLost(): boolean {
-    return this.spareFailed;
-  }
-
-  /** Link a file just placed into the spare too, as it is placed: the links cost the build no pass of their own. */
-  private async spared(file: string, target: string, placed: Placed): Promise<Placed> {
-    if (!this.spare || this.spareFailed) return placed;
-    const copy = under(this.spare, file);
-    try {
-      await this.ensureDir(parentOf(copy));
-      await this.linkFile(target, copy);
-    } catch {
-      // Best effort: where files cannot be linked a copy would double the disk the releases take.
-      this.spareFailed = true;
-    }
-    return placed;
+    return existed ? 'changed' : 'added';
   }
 
   private async link(file: string, target: string, recycled: RecycledFile | null = null): Promise<boolean> {
@@ -179,7 +151,7 @@ export class FilePlacer {
     }
   }
 
-  /** The release starts as the published one's files (recycled or copied), where they stand. */
+  /** The release starts as the published one's files (recycled), where they stand. */
   get inPlace(): boolean {
     return this.recycled && this.previous !== null;
   }
@@ -193,7 +165,7 @@ export class FilePlacer {
    * Carry a file the build did not need to render over from the previous release: a hard link, or
    * a copy where links fail. False when the previous release does not have it (render it then).
    */
-  async keep(file: string, recycled: RecycledFile | null = null): Promise<boolean> {
+  async carry(file: string, recycled: RecycledFile | null = null): Promise<boolean> {
     if (!this.previous) return false;
     const target = path.join(this.release, file);
     const old = path.join(this.previous, file);
@@ -209,29 +181,8 @@ export class FilePlacer {
     }
   }
 
-  /**
-   * The published release's bytes of a file, the first `length` of them if given (null: no
-   * published release, or no such file). Read in the calling thread: a render waits for them.
-   */
-  readPublished(file: string, length?: number): Buffer | null {
-    if (!this.previous) return null;
-    let fd: number;
-    try {
-      fd = this.fs.openSync(path.join(this.previous, file), 'r');
-    } catch {
-      return null;
-    }
-    try {
-      if (length === undefined) return this.fs.readFileSync(fd);
-      const head = Buffer.allocUnsafe(length);
-      return head.subarray(0, this.fs.readSync(fd, head, 0, length, 0));
-    } finally {
-      this.fs.closeSync(fd);
-    }
-  }
-
   /** Replace a freshly written file with the previous release's when they are byte-identical. */
-  keepIfSame(file: string): boolean {
+  linkIfSame(file: string): boolean {
     if (!this.previous || !this.reuse) return false;
     const fresh = path.join(this.release, file);
     const old = path.join(this.previous, file);

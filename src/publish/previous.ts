@@ -4,7 +4,6 @@
  */
 import type { ManifestEntry } from '../release/manifest.js';
 import { InStep } from './in-step.js';
-import { QUOTE } from '../util/json-bytes.js';
 
 const FILE_KEY = '{"file":"';
 
@@ -17,21 +16,6 @@ function fileOf(line: string): string {
   }
   return (JSON.parse(line) as ManifestEntry).file;
 }
-
-const REQUEST_KEY = '","request":"';
-
-/**
- * Whether a manifest line (of `file`, as its key says) is for a request at exactly `path`, whatever
- * its query: lines start with the file, then the request (manifest.ts), and neither needs escapes.
- */
-export function requestAt(line: string, file: string, path: string): boolean {
-  const at = FILE_KEY.length + file.length + REQUEST_KEY.length;
-  if (!line.startsWith(REQUEST_KEY, at - REQUEST_KEY.length) || !line.startsWith(path, at)) return false;
-  const next = line.charCodeAt(at + path.length);
-  return next === QUESTION || next === QUOTE;
-}
-
-const QUESTION = '?'.charCodeAt(0);
 
 export const parsePrevious = (line: string): ManifestEntry => JSON.parse(line) as ManifestEntry;
 
@@ -50,15 +34,6 @@ export class PreviousManifest {
   /** The previous release's line for `file` (without its line break), if the manifest lists it within the window. */
   findLine(file: string): string | null {
     return this.entries.take(file)?.[0] ?? null;
-  }
-
-  /**
-   * The lines, from the next one on, of every file whose request is at `path` (one group of a
-   * route's requests, plan.ts `PlanGroup`), as [file, line]; null when the next line is not one.
-   */
-  takeRequestsAt(path: string): Array<[string, string]> | null {
-    const run = this.entries.takeRun((file, line) => requestAt(line, file, path));
-    return run ? run.map((e) => [e.key, e.lines[0]!]) : null;
   }
 
   /**

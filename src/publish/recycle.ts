@@ -17,16 +17,15 @@
  * among the files those releases removed. So the recycled release's manifest is never read (45 MB
  * at demo scale 4): the published one, which the build reads anyway, and the lineage say it all.
  * When there is no release to take over, or its lineage is not complete (a full build in between, a
- * release published by other means, another lineage format), an incremental build starts from a
- * hard-linked copy of the published release instead (`Recycler.copy`), and a full build from nothing.
+ * release published by other means, another lineage format), a build starts from an empty directory
+ * and links each unchanged file from the published release (place.ts).
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import type { OutputFs } from '../util/lines.js';
 import { LineWriter, linesSync } from '../util/lines.js';
-import { copyTree } from './link-tree.js';
 import type { ReleaseLayout } from '../release/layout.js';
-import { MANIFEST_FILE, carryDir, lineageFile, releaseNames, spareDir } from '../release/layout.js';
+import { MANIFEST_FILE, carryDir, lineageFile, releaseNames } from '../release/layout.js';
 import { requestPathOf } from '../release/file-name.js';
 
 /**
@@ -107,19 +106,15 @@ function readLineage(
   return { base: base === '-' ? null : base, written, removed };
 }
 
-/**
- * What the new release's directory starts as: empty; a recycled release (its files stand where
- * they are); or a copy of the published release still being linked, whose directories may not
- * exist yet (link-tree.ts).
- */
-export type ReleaseStart = 'empty' | 'recycled' | 'copying';
+/** What the new release's directory starts as: empty, or a recycled release (its files stand where they are). */
+export type ReleaseStart = 'empty' | 'recycled';
 
 export class Recycler {
   private constructor(
     /** The temporary directory the recycled release now is. */
     readonly dir: string,
-    /** Where it was (null: a copy of the published release). */
-    private readonly from: string | null,
+    /** Where it was. */
+    private readonly from: string,
     /** Files whose inode may differ from the published release's. */
     private readonly stale: ReadonlySet<string>,
     /** Files the releases after the recycled one removed: the recycled one may still hold them. */
@@ -127,39 +122,9 @@ export class Recycler {
     private readonly fs: OutputFs,
     /** Settles once the recycled release's manifest and rule spool are deleted (never rejects). */
     readonly discarded: Promise<void>,
-    /** Settles once every file stands in `dir`, with the files copied rather than linked (new inodes). */
-    readonly ready: Promise<string[]> = Promise.resolve([]),
   ) {}
 
-  get start(): ReleaseStart {
-    return this.from === null ? 'copying' : 'recycled';
-  }
-
-  /**
-   * Take over the spare a full build left (spare.ts) while the release it copies is the published
-   * one: a tree of the published files, like a release recycled right after that one was made.
-   */
-  static takeSpare(layout: ReleaseLayout, previous: string, temp: string): Recycler | null {
-    const { fs } = layout;
-    const spare = spareDir(layout);
-    const lineage = fs.existsSync(spare) ? readLineage(spare, fs) : null;
-    if (!lineage || lineage.base !== path.basename(previous) || lineage.removed.length) return null;
-    fs.renameSync(spare, temp);
-    return new Recycler(temp, spare, new Set(lineage.written), new Set(), fs, Promise.resolve());
-  }
-
-  /**
-   * With no release to take over, a copy of the published one, hard-linked in a thread of its own
-   * while the build goes on (link-tree.ts): every file of it stands as the published file, so the
-   * build carries unchanged files over by doing nothing, as with a recycled release.
-   */
-  static copy(layout: ReleaseLayout, previous: string, temp: string, auxFiles: readonly string[]): Recycler {
-    layout.fs.mkdirSync(temp, { recursive: true });
-    const ready = copyTree({ from: previous, to: temp, skip: auxFiles }, layout.fs).then((c) => c.copied);
-    // Awaited by the build before it uses the tree; a failure it does not reach is not unhandled.
-    ready.catch(() => {});
-    return new Recycler(temp, null, new Set(), new Set(), layout.fs, Promise.resolve(), ready);
-  }
+  readonly start: ReleaseStart = 'recycled';
 
   /**
    * Take over the release the next prune would delete, if its lineage up to `previous` is known:
@@ -265,19 +230,14 @@ export class Recycler {
     return deleted;
   }
 
-  /**
-   * A build that publishes nothing gives a recycled directory back under its old name (it is a
-   * complete release); a copy goes.
-   */
-  async giveBack(): Promise<void> {
-    if (this.from) return this.fs.renameSync(this.dir, this.from);
-    await this.ready.catch(() => {});
-    this.fs.rmSync(this.dir, { recursive: true, force: true });
+  /** A build that publishes nothing gives the recycled directory back under its old name (it is a complete release). */
+  giveBack(): void {
+    this.fs.renameSync(this.dir, this.from);
   }
 
   /** Once the new release is published, what was taken over is gone: so is its lineage. */
   published(): void {
-    if (this.from) this.fs.rmSync(lineageFile(this.from), { force: true });
+    this.fs.rmSync(lineageFile(this.from), { force: true });
   }
 }
 

@@ -3,9 +3,8 @@
  * its manifest line and its segment's range (manifest-ranges.ts), its rule candidates, its edge
  * index entry, and the build's counts.
  */
-import type { BuildOptions } from './build.js';
+import type { BuildOptions } from './options.js';
 import type { Answer, CarriedFile } from './carried-file.js';
-import { itemOfCarried } from './carried-file.js';
 import type { EdgeIndex } from '../netlify/edge/bundle.js';
 import type { ManifestRange, RangeWriter } from './manifest-ranges.js';
 import { bytesOf, manifestLine } from '../release/manifest.js';
@@ -21,7 +20,7 @@ import type { BuildScope } from './scope.js';
 const MAX_REPORTED_FAILURES = 20;
 
 export class ReleaseRecord {
-  readonly counts = { rendered: 0, kept: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
+  readonly counts = { rendered: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
   readonly failures: string[] = [];
 
   constructor(
@@ -44,7 +43,7 @@ export class ReleaseRecord {
   }
 
   /** A file this build planned and rendered (placed new, or linked when its bytes did not change). */
-  rendered(file: PlannedFile, r: Answer & { placed: Placed; kept: boolean }, segment: string): void {
+  rendered(file: PlannedFile, r: Answer & { placed: Placed }, segment: string): void {
     this.counts.files++;
     this.counts.bytes += r.bytes;
     const { status, etag, cacheControl, contentType, bytes } = r;
@@ -66,7 +65,6 @@ export class ReleaseRecord {
     this.rules.add(file, r, segment);
     this.edge?.add(file);
     this.counts[r.placed]++;
-    if (r.kept) this.counts.kept++;
     this.opts.onFile?.(false);
   }
 
@@ -79,8 +77,7 @@ export class ReleaseRecord {
     this.ranges.file(head.segment, bytes);
     // A carried-over file's line is the published one, as it is: same code, same request, same answer.
     this.manifest.write(`${line}\n`);
-    // A file of a segment linked whole (`linking`) has its candidates there already.
-    if (!head.linking) this.carryRules(head);
+    this.carryRules(head);
     this.counts.unchanged++;
     this.opts.onFile?.(false);
   }
@@ -91,7 +88,7 @@ export class ReleaseRecord {
     // Parsed only when needed: the candidates cannot be carried, or the edge router wants the file's keys.
     if (!rulesCarried || this.edge) {
       const entry = parsePrevious(line);
-      const file = planOf(itemOfCarried(head), entry.keys);
+      const file = planOf(head.item, entry.keys);
       if (!rulesCarried) this.rules.add(file, entry, segment);
       this.edge?.add(file);
     }

@@ -11,9 +11,6 @@ import type { RecycledFile } from './recycle.js';
 import { formatQuery } from '../api/query.js';
 import type { ManifestEntry } from '../release/manifest.js';
 import type { PlannedFile } from './plan.js';
-import type { KeptPart } from './kept.js';
-import { RawJson } from '../api/raw-json.js';
-import { CLOSE_BRACE } from '../util/json-bytes.js';
 
 /** Plain data, so it crosses to a worker as is. */
 export interface RenderJob {
@@ -28,8 +25,6 @@ export interface RenderJob {
   before: { etag: string; bytes: number } | null;
   /** What a recycled release (recycle.ts) holds at the file's path, if anything. */
   recycled: RecycledFile | null;
-  /** Where the published file holds a part of the response that stands (kept.ts), if it does. */
-  kept: KeptPart | null;
   /** Its place among the jobs a render pool was sent, when the build's own thread may take it over (render-pool.ts). */
   seq?: number;
 }
@@ -43,8 +38,6 @@ export type JobResult =
       contentType: string;
       bytes: number;
       placed: Placed;
-      /** A kept part was spliced in. */
-      kept: boolean;
     }
   | { ok: false; error: string };
 
@@ -53,8 +46,7 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
   if (!route) return { ok: false, error: `${job.path}: unknown route ${job.route}` };
   const req = { method: 'GET', path: job.path, rawQuery: job.rawQuery, headers: {} };
   const request = { route, params: job.params, query: job.query, key: job.key };
-  const kept = job.kept && keptBytes(placer.readPublished(job.file), job.kept);
-  const res = render(req, { store, clock, kept: kept || undefined }, { kind: 'resolved', route, request });
+  const res = render(req, { store, clock }, { kind: 'resolved', route, request });
   const { ETag: etag, 'Cache-Control': cacheControl, 'Content-Type': contentType } = res.headers;
   const url = job.rawQuery ? `${job.path}?${job.rawQuery}` : job.path;
   if (res.status !== 200 || !etag || !cacheControl || !contentType) {
@@ -63,25 +55,14 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
   try {
     const placed = await placer.place(job.file, res.body, etag, job.before, job.recycled);
     const bytes = res.body.length;
-    return { ok: true, status: res.status, etag, cacheControl, contentType, bytes, placed, kept: !!kept };
+    return { ok: true, status: res.status, etag, cacheControl, contentType, bytes, placed };
   } catch (err) {
     return { ok: false, error: `${job.file}: ${err instanceof Error ? err.message : String(err)}` };
   }
 }
 
-/** A kept part's bytes, unless the published file is not the one its manifest line describes: then none. */
-function keptBytes(published: Buffer | null, part: KeptPart): RawJson | null {
-  if (published?.length !== part.bytes || published[part.bytes - 1] !== CLOSE_BRACE) return null;
-  return new RawJson(published.subarray(part.at, part.bytes - 1));
-}
-
 /** The job that renders a planned file (resolved when it was planned), with what the published release says of it. */
-export function jobOf(
-  file: PlannedFile,
-  before: ManifestEntry | null,
-  recycled: RecycledFile | null,
-  kept: KeptPart | null = null,
-): RenderJob {
+export function jobOf(file: PlannedFile, before: ManifestEntry | null, recycled: RecycledFile | null): RenderJob {
   const { path: urlPath, query } = file.request;
   if (!file.resolved) throw new Error(`${file.file}: rendered without resolving its request`);
   return {
@@ -94,6 +75,5 @@ export function jobOf(
     key: file.resolved.key!,
     before: before && { etag: before.etag, bytes: before.bytes },
     recycled,
-    kept,
   };
 }

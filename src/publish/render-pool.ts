@@ -14,7 +14,7 @@ import type { StoreReader } from '../store/read/reader.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import type { ReleaseStart } from './recycle.js';
 import type { Clock } from '../util/time.js';
-import type { BuildOptions } from './build.js';
+import type { BuildOptions } from './options.js';
 
 export interface WorkerSetup {
   db: string;
@@ -23,8 +23,6 @@ export interface WorkerSetup {
   reuse: boolean;
   /** What the release started as (recycle.ts). */
   start: ReleaseStart;
-  /** Where each file placed is linked too (spare.ts), or null. */
-  spare: string | null;
   /** The build's clock, an instant (responses render with the store's snapshot time). */
   clock: string;
   /** The store as the build sees it (SnapshotQueries.state): a worker that sees another renders nothing. */
@@ -71,7 +69,7 @@ interface Slot {
 /** What a worker says: it has loaded (and whether it renders), or a batch's results, or that it rendered none of it. */
 export type WorkerMessage =
   | { ready: boolean }
-  | { batch: number; results: Array<JobResult | null>; spareLost: boolean }
+  | { batch: number; results: Array<JobResult | null> }
   | { batch: number; stale: true };
 
 export class RenderPool {
@@ -84,7 +82,6 @@ export class RenderPool {
   /** Batches a worker did not render, rendered here one job after another. */
   private rerun: Promise<void> = Promise.resolve();
   private seq = 0;
-  private lostSpare = false;
   /** Jobs sent that this thread may still take over, latest last. */
   private readonly open: Array<{ job: RenderJob; done: (r: JobResult) => void }> = [];
 
@@ -96,11 +93,6 @@ export class RenderPool {
 
   /** Settles once every worker has said whether it renders, or failed to start (the build never waits for it). */
   started: Promise<void> = Promise.resolve();
-
-  /** Whether a worker failed to link a file it placed into the spare (place.ts). */
-  get spareLost(): boolean {
-    return this.lostSpare;
-  }
 
   /** Workers that have started and render. */
   get size(): number {
@@ -148,7 +140,6 @@ export class RenderPool {
       this.renderHere(sent.batch);
       return;
     }
-    if (m.spareLost) this.lostSpare = true;
     // null: a job this thread took over (and settled itself).
     for (const [j, r] of m.results.entries()) if (r) sent.batch.done[j]!(r);
   }
@@ -301,7 +292,7 @@ function takePrestarted(): Worker | null {
 }
 
 /** Where the workers write, as the build's own thread does (place.ts). */
-export type ReleaseSetup = Pick<WorkerSetup, 'release' | 'previous' | 'reuse' | 'start' | 'spare'>;
+export type ReleaseSetup = Pick<WorkerSetup, 'release' | 'previous' | 'reuse' | 'start'>;
 
 /**
  * Render workers, `size` of them at most (fewer when `workers` says so), when they can be: a build

@@ -35,7 +35,7 @@ function begin(setup: WorkerSetup): Rendering {
     store,
     usable: store.snapshots.state() === setup.state,
     clock: () => at,
-    placer: new FilePlacer(setup.release, setup.previous, setup.reuse, inThread(nodeFs), setup.start, setup.spare),
+    placer: new FilePlacer(setup.release, setup.previous, setup.reuse, inThread(nodeFs), setup.start),
     claims: setup.claims && new Int32Array(setup.claims),
   };
 }
@@ -97,7 +97,5 @@ parentPort!.on('message', (msg: { setup: WorkerSetup } | { batch: number; jobs: 
   }
   const r = rendering!;
   if (!r.usable) return say({ batch: msg.batch, stale: true });
-  void Promise.all(msg.jobs.map((job) => run(r, job))).then((results) =>
-    say({ batch: msg.batch, results, spareLost: r.placer.spareLost }),
-  );
+  void Promise.all(msg.jobs.map((job) => run(r, job))).then((results) => say({ batch: msg.batch, results }));
 });

@@ -1,44 +1,36 @@
 /**
  * Filling a build's temporary release: every planned file rendered (in this thread or by the render
  * workers) or carried over from the published release, in plan order, with the manifest, the rules,
- * the edge router and build.json beside them.
+ * the edge router and build.json beside them. `writeRelease` reads as its steps: open what the
+ * build writes, walk the plan segment by segment, settle what is under way, finish the files beside.
  */
+import os from 'node:os';
 import path from 'node:path';
-import type { StoreReader } from '../store/read/reader.js';
-import type { Clock } from '../util/time.js';
-import type { OutputFs } from '../util/lines.js';
-import { LineWriter, countLines } from '../util/lines.js';
-import type { BuildInfo } from '../release/build-info.js';
-import { BUILD_INFO_FILE, buildInfoJson } from '../release/build-info.js';
-import type { BuildScope } from './scope.js';
 import { affected, topic } from '../api/reads.js';
 import { routePath } from '../api/route.js';
-import { FilePlacer, inThread } from './place.js';
-import { PreviousManifest, parsePrevious } from './previous.js';
-import { FileDigest, SegmentKeys } from './spool-segments.js';
+import { copyAssets } from '../frontdoor/assets.js';
+import { EdgeIndex, writeRouter } from '../netlify/edge/bundle.js';
+import { BUILD_INFO_FILE, buildInfoJson } from '../release/build-info.js';
+import { MANIFEST_FILE, carryDir } from '../release/layout.js';
+import { LineWriter, countLines } from '../util/lines.js';
+import { uses } from '../util/switches.js';
+import { InOrder, windowFor } from './in-order.js';
 import { RangeWriter, readRanges } from './manifest-ranges.js';
-import { SpoolSegments } from './spool-reader.js';
+import type { BuildContext } from './options.js';
+import { FilePlacer, inThread } from './place.js';
 import { planEntries, planOf } from './plan.js';
 import type { PlanGroup, PlanItem } from './plan.js';
+import { PreviousManifest, parsePrevious } from './previous.js';
+import { ReachPolicy } from './reach.js';
+import { lineageBase } from './recycle.js';
+import { ReleaseRecord } from './release-record.js';
 import type { RenderJob } from './render-job.js';
 import { jobOf, runJob } from './render-job.js';
 import { POOL_AFTER, launchPool } from './render-pool.js';
-import type { SpareCopy } from './spare.js';
-import os from 'node:os';
-import { MANIFEST_FILE, carryDir } from '../release/layout.js';
 import { RulePlanner } from './rules.js';
-import type { Router } from './rule-settings.js';
-import { copyAssets } from '../frontdoor/assets.js';
-import { ReachPolicy } from './reach.js';
-import { EdgeIndex, writeRouter } from '../netlify/edge/bundle.js';
-import type { BuildOptions } from './build.js';
-import type { Recycler } from './recycle.js';
-import { lineageBase } from './recycle.js';
-import type { Run } from './carried-file.js';
-import { ReleaseRecord } from './release-record.js';
-import { KeptParts } from './kept.js';
-import { InOrder, windowFor } from './in-order.js';
-import { uses } from '../util/switches.js';
+import { SpoolSegments } from './spool-reader.js';
+import { FileDigest, SegmentKeys } from './spool-segments.js';
+import { snapshotClock } from './snapshot-clock.js';
 
 export class BuildError extends Error {
   constructor(
@@ -49,270 +41,241 @@ export class BuildError extends Error {
   }
 }
 
-/** Responses rendered for files must not depend on the time of the build: the clock is the store's. */
-export function snapshotClock(store: StoreReader): Clock {
-  const at = new Date(store.meta().snapshotAt ?? 0);
-  return () => at;
-}
+/**
+ * Changes from which an incremental build renders in one worker beside its own thread: below it,
+ * the worker's start-up costs more than it renders (docs/performance.md, "day-worker").
+ */
+export const WORKER_AFTER = 256;
 
 /** Fill the temporary release: every planned file rendered or carried over, the manifest, the rules. */
-export async function writeRelease(
-  store: StoreReader,
-  temp: string,
-  previous: string | null,
-  scope: BuildScope,
-  info: BuildInfo,
-  fallback: string,
-  budget: number,
-  router: Router,
-  opts: BuildOptions,
-  fs: OutputFs,
-  recycler: Recycler | null,
-  spare: SpareCopy | null = null,
-) {
-  // One file per line, counted without reading the lines — only for whoever shows progress: the
-  // count reads the whole manifest (45 MB at demo scale 4) before the build starts, and what the
-  // build itself needs of it, how many files went, the in-step reading counts anyway.
-  const previousFiles = previous && opts.onPlanned ? countLines(path.join(previous, MANIFEST_FILE)) : 0;
-  const reuse = !opts.full;
-  // The files this thread renders are written in it, as a render worker writes its own (place.ts
-  // `inThread`): handed to the one libuv thread bin/fds.js gives a small build, they kept this thread
-  // waiting (the day step at demo scale 4: ~80 ms idle of ~0.9 s; ~0.06 s less, 11 interleaved pairs, twice).
-  const placer = new FilePlacer(temp, previous, reuse, inThread(fs), recycler?.start ?? 'empty', spare?.dir ?? null);
-  /**
-   * Files given a new inode rather than the published one's: the new release's lineage (recycle.ts).
-   * A lineage without a base lists none, so a full build does not hold every file's name (10 MB of
-   * the build's heap at demo scale 4).
-   */
-  const rewritten: string[] = [];
-  const listed = lineageBase(previous, opts.full) !== null;
-  // What the published release has that this build does not: the files its manifest offered that
-  // the plan passed by, less those the plan still had (`placedLate`: found too far out of step).
-  const vanished = new Set<string>();
-  const placedLate = new Set<string>();
-  const known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE), undefined, (file) =>
-    vanished.add(file),
-  );
-  const clock = opts.clock ?? snapshotClock(store);
-  const rules = new RulePlanner(`${temp}-rules`, budget, fallback, new ReachPolicy(store, clock()), router, fs);
-  const edge = router === 'edge' ? new EdgeIndex() : null;
-  // Written in the background while the build goes on; whole once `done()` says so.
-  const manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs, true);
-  const ranges = new RangeWriter(manifest);
-  // Render workers, started at once in the background: renders wait for them, the plan does not.
-  // A full build, or one of as many changes, uses one per core. An incremental build of more than a
-  // few changes uses one: this thread has the plan to walk, and renders too whenever it would wait.
-  const many = scope.kind === 'full' || (scope.kind === 'changes' && scope.changes > POOL_AFTER);
-  const some = uses('day-worker') && scope.kind === 'changes' && scope.changes >= (opts.workerAfter ?? WORKER_AFTER);
-  const local = (job: RenderJob) => runJob(job, store, clock, placer);
-  const size = many ? os.availableParallelism() : some ? 1 : 0;
-  const where = { release: temp, previous, reuse, start: recycler?.start ?? 'empty', spare: spare?.dir ?? null };
-  const pool = size ? launchPool(store, where, clock, opts, { size, takeOver: !many }, local) : null;
-  // A file no change touched keeps its published manifest line and rule candidates (rules.carry):
-  // it is not planned again unless they cannot be carried over. A segment of the spool whose files
-  // all are untouched is linked whole (spool-segments.ts).
-  const spool =
-    uses('spool-segments') && scope.kind === 'changes' && previous ? new SpoolSegments(carryDir(previous)) : null;
-  const segmentKeys = new SegmentKeys();
-  // A segment of untouched match groups whose files all stand as published is carried over whole:
-  // its manifest lines as bytes, its spool segment linked (manifest-ranges.ts).
-  const published =
-    uses('manifest-ranges') && spool && !edge && placer.inPlace ? readRanges(carryDir(previous!)) : null;
-  const record = new ReleaseRecord(manifest, ranges, rules, edge, opts, scope);
-  // Parts of responses rendered again that the published files hold as they stand (kept.ts).
-  const kept = uses('kept-parts') && scope.kind === 'changes' && previous ? new KeptParts(store, scope, placer) : null;
-  const { counts, failures } = record;
-  // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
-  const window = windowFor(pool, many);
-  const spoolDir = spool?.dir ?? null;
-  const order = new InOrder({
-    record,
-    rules,
-    ranges,
-    spoolDir,
-    local,
-    pool,
-    window,
-    rewritten: listed ? rewritten : null,
-  });
-  // A group of requests nothing it reads changed (a match untouched by the sync) is carried over as
-  // the published manifest lists it, without planning its files. Not with the edge router, which
-  // plans every file for its index.
-  const unaffected = (group: PlanGroup) =>
-    scope.kind === 'changes' &&
-    !!group.route.groupReads &&
-    !affected(group.route.groupReads(group.params), scope.topics);
-  const carriedGroup = (group: PlanGroup, at: string | null) =>
-    uses('carried-groups') && !edge && unaffected(group)
-      ? known.takeRequestsAt(at ?? routePath(group.route, group.params))
-      : null;
-  const pushRun = async (group: PlanGroup, run: Run, segment: string, linking: boolean) => {
-    for (const [file, line] of run) {
-      const rec = recycler?.claim(file, line) ?? null;
-      const spooled = linking ? null : (spool?.take(segment, file) ?? null);
-      const linked = placer.standsAsIs(rec) || placer.keep(file, rec);
-      order.add({ file, item: null, group, line, spooled, linked, rec, segment, linking });
-      if (order.full) await order.drain();
+export async function writeRelease(ctx: BuildContext) {
+  const w = new ReleaseWriter(ctx);
+  try {
+    await w.walkPlan();
+  } finally {
+    await w.close();
+  }
+  return w.finish();
+}
+
+/** The segment of the plan being walked (spool-segments.ts: one route's files of one league). */
+interface OpenSegment {
+  key: string;
+  /** Its match groups' identities, digested: a published range is carried over only for the same groups. */
+  groups: FileDigest;
+  /** Groups nothing changed, held back while the segment may still be carried over whole (manifest-ranges.ts). */
+  held: PlanGroup[];
+  quick: boolean;
+}
+
+/** One build's writing: what it writes to, what it reuses, and the steps that walk the plan. */
+class ReleaseWriter {
+  private readonly placer: FilePlacer;
+  private readonly known: PreviousManifest;
+  private readonly rules: RulePlanner;
+  private readonly edge: EdgeIndex | null;
+  private readonly manifest: LineWriter;
+  private readonly ranges: RangeWriter;
+  private readonly pool: ReturnType<typeof launchPool> | null;
+  private readonly spool: SpoolSegments | null;
+  /** The published build's manifest ranges, when whole segments may be carried over (manifest-ranges.ts). */
+  private readonly published: ReturnType<typeof readRanges> | null;
+  private readonly record: ReleaseRecord;
+  private readonly order: InOrder;
+  private readonly local: (job: RenderJob) => ReturnType<typeof runJob>;
+  /** Files given a new inode rather than the published one's: the new release's lineage (recycle.ts). */
+  private readonly rewritten: string[] = [];
+  /** A lineage without a base lists none, so a full build does not hold every file's name. */
+  private readonly listed: boolean;
+  /** What the published release has that the plan passed by (`vanished`), less what it still had, found late. */
+  private readonly vanished = new Set<string>();
+  private readonly placedLate = new Set<string>();
+  private readonly segmentKeys = new SegmentKeys();
+  private open: OpenSegment | null = null;
+  /** Progress: files planned, told only past the count the published release had (told up front). */
+  private planned = 0;
+  private readonly previousFiles: number;
+
+  constructor(private readonly ctx: BuildContext) {
+    const { store, temp, previous, scope, opts, fs, recycler } = ctx;
+    // One file per line, counted without reading the lines; only for whoever shows progress.
+    this.previousFiles = previous && opts.onPlanned ? countLines(path.join(previous, MANIFEST_FILE)) : 0;
+    const start = recycler?.start ?? 'empty';
+    // The files this thread renders are written in it, as a render worker writes its own (place.ts `inThread`).
+    this.placer = new FilePlacer(temp, previous, !opts.full, inThread(fs), start);
+    this.listed = lineageBase(previous, opts.full) !== null;
+    this.known = new PreviousManifest(previous && path.join(previous, MANIFEST_FILE), undefined, (file) =>
+      this.vanished.add(file),
+    );
+    const clock = opts.clock ?? snapshotClock(store);
+    const { budget, fallback, router } = ctx.settings;
+    this.rules = new RulePlanner(`${temp}-rules`, budget, fallback, new ReachPolicy(store, clock()), router, fs);
+    this.edge = router === 'edge' ? new EdgeIndex() : null;
+    // Written in the background while the build goes on; whole once `done()` says so.
+    this.manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs, true);
+    this.ranges = new RangeWriter(this.manifest);
+    this.local = (job: RenderJob) => runJob(job, store, clock, this.placer);
+    // Render workers, started at once in the background: renders wait for them, the plan does not.
+    // A full build, or one of as many changes, uses one per core. An incremental build of more than
+    // a few changes uses one: this thread has the plan to walk, and renders too whenever it would wait.
+    const many = scope.kind === 'full' || (scope.kind === 'changes' && scope.changes > POOL_AFTER);
+    const some = uses('day-worker') && scope.kind === 'changes' && scope.changes >= (opts.workerAfter ?? WORKER_AFTER);
+    const size = many ? os.availableParallelism() : some ? 1 : 0;
+    const where = { release: temp, previous, reuse: !opts.full, start };
+    this.pool = size ? launchPool(store, where, clock, opts, { size, takeOver: !many }, this.local) : null;
+    // A file no change touched keeps its published manifest line and rule candidates (rules.carry);
+    // a segment whose files all stand as published is carried over whole: its manifest lines as
+    // bytes, its spool segment linked (spool-segments.ts, manifest-ranges.ts).
+    this.spool =
+      uses('spool-segments') && scope.kind === 'changes' && previous ? new SpoolSegments(carryDir(previous)) : null;
+    this.published =
+      uses('manifest-ranges') && this.spool && !this.edge && this.placer.inPlace
+        ? readRanges(carryDir(previous!))
+        : null;
+    this.record = new ReleaseRecord(this.manifest, this.ranges, this.rules, this.edge, opts, scope);
+    // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
+    this.order = new InOrder({
+      record: this.record,
+      rules: this.rules,
+      ranges: this.ranges,
+      spoolDir: this.spool?.dir ?? null,
+      local: this.local,
+      pool: this.pool,
+      window: windowFor(this.pool, many),
+      rewritten: this.listed ? this.rewritten : null,
+    });
+  }
+
+  /** Step: every entry of the plan, in order, segment by segment; then what is under way, settled. */
+  async walkPlan(): Promise<void> {
+    const { store } = this.ctx;
+    this.ctx.opts.onPlanned?.(this.previousFiles);
+    for (const entry of planEntries(store)) {
+      const group = 'items' in entry ? entry : null;
+      const league = group ? group.params.league : (entry as PlanItem).prerender.params.league;
+      const segment = this.segmentKeys.keyOf(entry.route.name, league, !!group);
+      if (this.open?.key !== segment) {
+        await this.closeSegment();
+        this.open = { key: segment, groups: new FileDigest(), held: [], quick: !!this.published };
+      }
+      const open = this.open!;
+      if (group) open.groups.add(groupId(group.params));
+      if (open.quick && group && this.holds(group)) {
+        open.held.push(group);
+        continue;
+      }
+      if (open.quick) await this.planHeld();
+      await this.planEntry(entry);
     }
-  };
-  // The carried groups of the open segment, held back while it may still be linked whole: until it
-  // ends, or until one of its files has to be planned or does not stand as the published one (recycle.ts:
-  // a file of a linked segment can never have to be rendered after all).
-  let open = null as {
-    key: string;
-    runs: Array<[PlanGroup, Run]>;
-    digest: FileDigest;
-    whole: boolean;
-    /** The segment's match groups (groupId); those held back (with their request paths, if known) while it may be carried over whole. */
-    groups: FileDigest;
-    held: Array<[PlanGroup, string | null]>;
-    quick: boolean;
-  } | null;
-  const flushOpen = async () => {
-    if (!open?.runs.length) return;
-    const { key, runs, digest } = open;
-    open.runs = [];
-    const summary = open.whole ? spool?.intact(key) : null;
-    const linking = !!summary?.carriable && summary.files === digest.files && summary.digest === digest.digest();
-    for (const [group, run] of runs) await pushRun(group, run, key, linking);
-    if (linking) order.add({ link: summary });
-  };
-  const standsAsIs = ([file, line]: [string, string]) => placer.standsAsIs(recycler?.claim(file, line) ?? null);
-  let planned = 0;
-  const plannedMore = (n: number) => {
-    const before = planned;
-    planned += n;
-    if (planned > previousFiles) opts.onPlanned?.(planned - Math.max(before, previousFiles));
-  };
-  /** Plan an entry of the open segment file by file (carried over, or rendered); `at`: a group's request path, if known. */
-  const planEntry = async (entry: PlanItem | PlanGroup, at: string | null) => {
-    const group = 'items' in entry ? entry : null;
-    const segment = open!.key;
-    const run = group && carriedGroup(group, at);
-    if (run) plannedMore(run.length);
-    if (run && open!.whole && run.every(standsAsIs)) {
-      for (const [file] of run) open!.digest.add(file);
-      open!.runs.push([group, run]);
-      return;
-    }
-    // The segment cannot be linked whole: its candidates are spooled anew, file by file.
-    open!.whole = false;
-    await flushOpen();
-    if (run) return pushRun(group, run, segment, false);
-    for (const item of group ? group.items() : [entry as PlanItem]) {
-      plannedMore(1);
-      // Each of these is read in step with the plan, so each is asked about every file.
+    await this.closeSegment();
+    await this.order.settle(0);
+    this.known.drain();
+  }
+
+  /** Whether a group may wait for its segment's end: nothing it reads changed, and its files stand as published. */
+  private holds(group: PlanGroup): boolean {
+    const { scope, recycler } = this.ctx;
+    if (scope.kind !== 'changes' || !group.route.groupReads) return false;
+    if (affected(group.route.groupReads(group.params), scope.topics)) return false;
+    return recycler!.allStand || recycler!.stands(routePath(group.route, group.params));
+  }
+
+  /** Step: an entry of the open segment, file by file: carried over if nothing it reads changed, else rendered. */
+  private async planEntry(entry: PlanItem | PlanGroup): Promise<void> {
+    const { scope, previous, recycler } = this.ctx;
+    const { order, placer, known } = this;
+    const segment = this.open!.key;
+    for (const item of 'items' in entry ? entry.items() : [entry]) {
+      this.plannedMore(1);
       const line = known.findLine(item.file);
-      if (line === null && previous) placedLate.add(item.file);
+      if (line === null && previous) this.placedLate.add(item.file);
       const rec = recycler?.claim(item.file, line) ?? null;
       if (line !== null && scope.kind === 'changes' && !affected(readsOf(item), scope.topics)) {
-        const spooled = spool?.take(segment, item.file) ?? null;
-        const linked = placer.standsAsIs(rec) || placer.keep(item.file, rec);
-        order.add({ file: item.file, item, group: null, line, spooled, linked, rec, segment, linking: false });
+        const spooled = this.spool?.take(segment, item.file) ?? null;
+        const linked = placer.standsAsIs(rec) || placer.carry(item.file, rec);
+        order.add({ file: item.file, item, line, spooled, linked, rec, segment });
       } else {
         const file = planOf(item);
-        counts.rendered++;
-        const before = line === null ? null : parsePrevious(line);
-        const job = jobOf(file, before, rec, before && kept ? kept.of(file, before) : null);
-        const result = pool ? pool.run(job) : local(job);
-        order.add({ file, result, segment });
+        this.record.counts.rendered++;
+        const job = jobOf(file, line === null ? null : parsePrevious(line), rec);
+        order.add({ file, result: this.pool ? this.pool.run(job) : this.local(job), segment });
       }
       if (order.full) await order.drain();
     }
-  };
+  }
+
   /** The held groups, planned file by file after all. */
-  const planHeld = async () => {
-    const held = open!.held;
-    open!.quick = false;
-    open!.held = [];
-    for (const [group, at] of held) await planEntry(group, at);
-  };
-  const closeSegment = async () => {
+  private async planHeld(): Promise<void> {
+    const open = this.open!;
+    const held = open.held;
+    open.quick = false;
+    open.held = [];
+    for (const group of held) await this.planEntry(group);
+  }
+
+  /** Step: the open segment ends — carried over whole when the published build's range still holds, else planned. */
+  private async closeSegment(): Promise<void> {
+    const open = this.open;
     if (!open) return;
     const { key, held, groups } = open;
     const digest = groups.files ? groups.digest() : null;
     if (open.quick && held.length) {
-      const range = published?.get(key);
-      const summary = range?.groups === digest && range.count === held.length ? spool!.intact(key) : null;
-      const lines = range && summary?.carriable ? known.skip(range.at, range.to, range.files) : null;
+      const range = this.published?.get(key);
+      const summary = range?.groups === digest && range.count === held.length ? this.spool!.intact(key) : null;
+      const lines = range && summary?.carriable ? this.known.skip(range.at, range.to, range.files) : null;
       if (lines) {
-        plannedMore(range!.files);
-        order.add({ lines, range: range!, summary: summary! });
-        if (order.full) await order.drain();
+        this.plannedMore(range!.files);
+        this.order.add({ lines, range: range!, summary: summary! });
+        if (this.order.full) await this.order.drain();
         return;
       }
-      await planHeld();
+      await this.planHeld();
     }
-    await flushOpen();
-    order.add({ end: key, groups: digest, count: groups.files });
-  };
-  try {
-    opts.onPlanned?.(previousFiles);
-    for (const entry of planEntries(store)) {
-      const group = 'items' in entry ? entry : null;
-      const league = group ? group.params.league : (entry as PlanItem).prerender.params.league;
-      const segment = segmentKeys.keyOf(entry.route.name, league, !!group);
-      if (open?.key !== segment) {
-        await closeSegment();
-        const [runs, held] = [[], []];
-        const [digest, groups] = [new FileDigest(), new FileDigest()];
-        open = { key: segment, runs, digest, whole: !!spool, groups, held, quick: !!published };
-      }
-      if (group) open.groups.add(groupId(group.params));
-      let at: string | null = null;
-      if (open.quick && group && unaffected(group)) {
-        // Its request path only where staleness is asked of it (not for every match of every build).
-        at = recycler!.allStand ? null : routePath(group.route, group.params);
-        if (at === null || recycler!.stands(at)) {
-          open.held.push([group, at]);
-          continue;
-        }
-      }
-      if (open.quick) await planHeld();
-      await planEntry(entry, at);
-    }
-    await closeSegment();
-    await order.settle(0);
-    known.drain();
-  } finally {
-    await pool?.close();
-    // Nothing is done with the tree, nor is it removed, while a copy is still linking into it.
-    await recycler?.ready.catch(() => {});
-    manifest.close();
-    rules.close();
-    known.close();
+    this.order.add({ end: key, groups: digest, count: groups.files });
   }
-  // What the recycled release held that this build does not have (the rest is the build's now).
-  if (!counts.failed) recycler?.finish(vanished, placedLate);
-  const removed = [...vanished].filter((file) => !placedLate.has(file));
-  const recycled = (await recycler?.ready) ?? [];
-  if (listed) rewritten.push(...placer.copied, ...recycled);
-  // The assets first: the rules reach the files the release holds.
-  copyAssets(temp);
-  if (placer.spareLost || pool?.spareLost) spare?.lose();
-  const ruleStats = rules.finish(temp, carryDir(temp));
-  ranges.finish(carryDir(temp), fs);
-  await Promise.all([manifest.done(), rules.spooled()]);
-  const edgeStats = edge ? await writeRouter(temp, edge, fs) : null;
-  if (counts.failed) {
-    throw new BuildError(
-      `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,
-      failures,
-    );
-  }
-  fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
-  const deleted = previous ? Math.max(0, known.files - counts.unchanged - counts.changed) : 0;
-  const workers = pool?.size ?? 0;
-  return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten, removed };
-}
 
-/**
- * Changes from which an incremental build renders in a worker beside its own thread. The day step
- * at demo scale 4 (629 changes, 806 renders): 1.04 s against 1.12 s in its own thread (medians of 11
- * interleaved runs, process start included); the worker takes ~0.25 s of CPU to start. A minute of a
- * live matchday changes a few dozen records.
- */
-export const WORKER_AFTER = 256;
+  private plannedMore(n: number): void {
+    const before = this.planned;
+    this.planned += n;
+    if (this.planned > this.previousFiles)
+      this.ctx.opts.onPlanned?.(this.planned - Math.max(before, this.previousFiles));
+  }
+
+  /** Whatever happened: the workers stopped and what is being written closed. */
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.manifest.close();
+    this.rules.close();
+    this.known.close();
+  }
+
+  /** Step: the files beside the rendered ones (assets, rules, ranges, manifest, edge router, build.json) and the counts. */
+  async finish() {
+    const { temp, previous, recycler, info, fs } = this.ctx;
+    const { counts, failures } = this.record;
+    // What the recycled release held that this build does not have (the rest is the build's now).
+    if (!counts.failed) recycler?.finish(this.vanished, this.placedLate);
+    const removed = [...this.vanished].filter((file) => !this.placedLate.has(file));
+    if (this.listed) this.rewritten.push(...this.placer.copied);
+    // The assets first: the rules reach the files the release holds.
+    copyAssets(temp);
+    const ruleStats = this.rules.finish(temp, carryDir(temp));
+    this.ranges.finish(carryDir(temp), fs);
+    await Promise.all([this.manifest.done(), this.rules.spooled()]);
+    const edgeStats = this.edge ? await writeRouter(temp, this.edge, fs) : null;
+    if (counts.failed) {
+      throw new BuildError(
+        `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,
+        failures,
+      );
+    }
+    fs.writeFileSync(path.join(temp, BUILD_INFO_FILE), buildInfoJson(info));
+    const deleted = previous ? Math.max(0, this.known.files - counts.unchanged - counts.changed) : 0;
+    const workers = this.pool?.size ?? 0;
+    const { placer, rewritten } = this;
+    return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten, removed };
+  }
+}
 
 /** A match group's identity within its segment, whose key names the route and league: its path parameters. */
 function groupId(params: Readonly<Record<string, string>>): string {

@@ -49,11 +49,6 @@ export function currentRelease(out: string, fs: OutputFs = nodeFs): string | nul
 
 export const RELEASE_NAME = /^r-(\d+)$/;
 
-/** Beside the releases: the spare a full build leaves for the next build to start from (spare.ts). */
-export function spareDir(layout: ReleaseLayout): string {
-  return path.join(layout.root, 'spare');
-}
-
 /** Beside each release: how it was made (recycle.ts). It goes when the release goes. */
 export function lineageFile(release: string): string {
   return `${release}.written`;

@@ -11,12 +11,8 @@ export const MECHANISMS = [
   'prestart-worker',
   'day-worker',
   'recycle',
-  'spare',
-  'link-tree',
-  'carried-groups',
   'spool-segments',
   'manifest-ranges',
-  'kept-parts',
 ] as const;
 
 export type Mechanism = (typeof MECHANISMS)[number];

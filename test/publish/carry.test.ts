@@ -91,6 +91,16 @@ beforeAll(async () => {
     db.close();
   }
   await buildInto(path.join(base, 'store.sqlite'), path.join(base, 'dist'), { ruleBudget: BUDGET });
+  // Two minutes of the matchday on: releases to recycle (recycle.ts), as a loop's steady state has them.
+  for (const minutes of [1, 2]) {
+    const db = openStore(path.join(base, 'store.sqlite'));
+    try {
+      await syncAt(db, LEAGUES, new Date(noon.getTime() + minutes * 60_000), 1, SCALE);
+    } finally {
+      db.close();
+    }
+    await buildInto(path.join(base, 'store.sqlite'), path.join(base, 'dist'), { ruleBudget: BUDGET });
+  }
   // A day on: every match's distance to the snapshot day moves, and with it every priority.
   const later = openStore(path.join(base, 'store.sqlite'));
   try {
@@ -134,7 +144,7 @@ describe('carrying untouched files over', () => {
     expect(carries.sort()).toEqual(releases.map((r) => `${r}.carry`).sort());
   });
 
-  it('plans only the files a day of changes touched, and publishes what a full build gives', async () => {
+  it('renders only the files a day of changes touched, and publishes what a full build gives', async () => {
     const { db, out } = copyOfBase('intact');
     const before = fs.readFileSync(path.join(out, '_redirects'), 'utf8');
     resetPlans();
@@ -142,8 +152,9 @@ describe('carrying untouched files over', () => {
     plannedIntact = new Set(plans.files);
     expect(summary.mode).toBe('incremental');
     expect(summary.unchanged).toBeGreaterThan(summary.rendered);
-    // Every file planned was rendered: the untouched ones were carried over without planning.
-    expect(plans.count).toBe(summary.rendered);
+    // Files are planned only in segments that could not be carried over whole; not every file.
+    expect(plans.count).toBeGreaterThanOrEqual(summary.rendered);
+    expect(plans.count).toBeLessThan(summary.files);
     // The day moved the priorities of files no change touched: the rules show it.
     expect(fs.readFileSync(path.join(out, '_redirects'), 'utf8')).not.toBe(before);
     // The spool's segments that hold only untouched files are the published ones, linked; those

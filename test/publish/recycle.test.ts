@@ -10,9 +10,8 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { BuildError } from '../../src/publish/build.js';
-import { currentRelease, lineageFile, releaseLayout, spareDir } from '../../src/release/layout.js';
+import { currentRelease, releaseLayout } from '../../src/release/layout.js';
 import { lineageLines } from '../../src/publish/recycle.js';
-import { assetReleasePaths } from '../../src/frontdoor/assets.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
 import { runSync } from '../../src/sync/run-sync.js';
@@ -23,7 +22,6 @@ import { buildInto, treeState } from './helpers.js';
 import type { FileState } from './helpers.js';
 import type { BuildOptions } from '../../src/publish/build.js';
 import { EDGE_FILE } from '../../src/netlify/edge/bundle.js';
-import type { OutputFs } from '../../src/util/lines.js';
 
 const SCALE = 0.5;
 const LEAGUES = ['eng.1'];
@@ -141,123 +139,6 @@ describe('recycled releases', { timeout: 240_000 }, () => {
       }
     }
     expect(recycled).toBe(3);
-  });
-
-  it('leave beside a full build a spare, a copy of it the first incremental build starts from', async () => {
-    const { db, out } = await releases(0);
-    const first = currentRelease(out)!;
-    const before = treeState(out);
-    const spare = spareDir(releaseLayout(out));
-    expect(lineageLines(spare)).toEqual([`from ${path.basename(first)}`]);
-    const spareInode = inode(spare);
-    await syncAt(db, new Date(noon.getTime() + MINUTE));
-    const { summary } = await buildInto(db, out);
-    expect(summary.published).toBe(true);
-    expect(summary.changed).toBeGreaterThan(0);
-    // The spare became the new release, and the published one stayed file for file and inode for inode.
-    expect(inode(currentRelease(out)!)).toBe(spareInode);
-    expect(fs.existsSync(spare)).toBe(false);
-    expect(fs.existsSync(lineageFile(spare))).toBe(false);
-    expect(treeState(first)).toEqual(before);
-    expectUntouchedIffEqual(before, treeState(out));
-    await expectSameAsFullBuild(db, out);
-  });
-
-  it('make the spare of every file the build rendered, the very same inodes', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out, summary } = await buildInto(db, undefined, { workers: 2 });
-    expect(summary.workers).toBe(2);
-    const release = treeState(out);
-    const spare = spareDir(releaseLayout(out));
-    const spared = new Map<string, number>();
-    for (const f of fs.readdirSync(spare, { recursive: true }) as string[]) {
-      const st = fs.statSync(path.join(spare, f));
-      if (st.isFile()) spared.set(f.split(path.sep).join('/'), st.ino);
-    }
-    // The front door's assets are copied in by every build, like the rules: not spared.
-    const assets = new Set(assetReleasePaths());
-    const placed = [...release].filter(([file]) => !AUX.has(file) && !assets.has(file));
-    expect(spared.size).toBe(placed.length);
-    for (const [file, state] of placed) expect(spared.get(file), file).toBe(state.ino);
-  });
-
-  it('start an incremental build with nothing to take over as a copy of the published release, which stays as it was', async () => {
-    const { db, out } = await releases(1);
-    // Two releases and no spare: the next build keeps both and copies the published one.
-    const published = currentRelease(out)!;
-    const before = treeState(out);
-    await syncAt(db, new Date(noon.getTime() + 2 * MINUTE));
-    const { summary } = await buildInto(db, out);
-    expect(summary.published).toBe(true);
-    expect(summary.changed).toBeGreaterThan(0);
-    expect(treeState(published)).toEqual(before);
-    expect(releasesOf(out)).toHaveLength(3);
-    expectUntouchedIffEqual(before, treeState(out));
-    await expectSameAsFullBuild(db, out);
-  });
-
-  it('leave the published release as it was when the copy of it cannot be made', async () => {
-    const { db, out } = await releases(1);
-    const release = currentRelease(out);
-    const before = treeState(out);
-    await syncAt(db, new Date(noon.getTime() + 2 * MINUTE));
-    const ioError = () => {
-      throw Object.assign(new Error('input/output error'), { code: 'EIO' });
-    };
-    const failing = { ...fs, linkSync: ioError, copyFileSync: ioError } as unknown as OutputFs;
-    const err = await buildInto(db, out, { fs: failing }).catch((e: unknown) => e);
-    expect(String(err)).toContain('cannot carry the published files over: input/output error');
-    expect(currentRelease(out)).toBe(release);
-    expect(treeState(out)).toEqual(before);
-    expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
-    // The next build, with a working disk, publishes.
-    expect((await buildInto(db, out)).summary.published).toBe(true);
-    await expectSameAsFullBuild(db, out);
-  });
-
-  it('keep the spare there was, and leave no half-made one, when a full build fails after its files are in place', async () => {
-    const { db, out } = await releases(0);
-    const release = currentRelease(out)!;
-    const before = treeState(out);
-    const spare = spareDir(releaseLayout(out));
-    const spareInode = inode(spare);
-    // The rules are written after every response file, while the spare's links are made.
-    const failing = {
-      ...fs,
-      openSync: (file: fs.PathLike, ...rest: unknown[]) => {
-        if (String(file).endsWith('_redirects')) throw Object.assign(new Error('no space left'), { code: 'ENOSPC' });
-        return (fs.openSync as (...a: unknown[]) => number)(file, ...rest);
-      },
-    } as unknown as OutputFs;
-    const err = await buildInto(db, out, { full: true, fs: failing }).catch((e: unknown) => e);
-    expect(String(err)).toContain('no space left');
-    expect(currentRelease(out)).toBe(release);
-    expect(treeState(out)).toEqual(before);
-    expect(inode(spare)).toBe(spareInode);
-    expect(lineageLines(spare)).toEqual([`from ${path.basename(release)}`]);
-    expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.startsWith('tmp-'))).toEqual([]);
-  });
-
-  it('leave no spare where files cannot be hard-linked, rather than a copy of every file', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const eperm = () => Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
-    const noLinks = {
-      ...fs,
-      linkSync: () => {
-        throw eperm();
-      },
-      link: (_from: string, _to: string, done: (err: Error) => void) => setImmediate(() => done(eperm())),
-    } as unknown as OutputFs;
-    const { out, summary } = await buildInto(db, undefined, { fs: noLinks });
-    expect(summary.published).toBe(true);
-    const root = releaseLayout(out).root;
-    expect(fs.readdirSync(root).filter((n) => n.startsWith('spare') || n.startsWith('tmp-'))).toEqual([]);
-    // Without it the next build copies the published release, with the same result.
-    await syncAt(db, new Date(noon.getTime() + MINUTE));
-    expect((await buildInto(db, out)).summary.published).toBe(true);
-    await expectSameAsFullBuild(db, out);
   });
 
   it('do not take a file that changed back for the published one', async () => {

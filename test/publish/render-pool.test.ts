@@ -85,14 +85,13 @@ async function withPool(
     ) => Promise<{ jobs: RenderJob[]; results: JobResult[] }>,
   ) => Promise<void>,
   state?: string,
-  spare: string | null = null,
 ): Promise<string> {
   const reader = StoreReader.open(db);
   reader.db.exec('BEGIN');
   const release = path.join(dir, name);
   fs.mkdirSync(release, { recursive: true });
   const clock = new Date(reader.meta().snapshotAt!).toISOString();
-  const setup = { db, release, previous: null, reuse: false, start: 'empty' as const, spare, clock };
+  const setup = { db, release, previous: null, reuse: false, start: 'empty' as const, clock };
   const pool = RenderPool.launch(1, { ...setup, state: state ?? reader.snapshots.state() }, local, true);
   const settleAll = async (n: number, beforeSettling?: () => Promise<void>) => {
     const jobs = jobsOf(reader, n);
@@ -109,31 +108,6 @@ async function withPool(
     reader.close();
   }
   return release;
-}
-
-/**
- * 40 jobs sent to a loaded worker that links each file it places into `spare`: the release, the files
- * the worker rendered (any the slowed build's thread took over it does not write), and whether the pool
- * says the spare lost a file.
- */
-async function renderWithSpare(name: string, spare: string) {
-  const { local } = localRenders(20);
-  let byWorker: string[] = [];
-  let lost: boolean | null = null;
-  const release = await withPool(
-    name,
-    local,
-    async (pool, settleAll) => {
-      await pool.started;
-      expect(pool.spareLost).toBe(false);
-      const { jobs, results } = await settleAll(40);
-      byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
-      lost = pool.spareLost;
-    },
-    undefined,
-    spare,
-  );
-  return { release, byWorker, lost };
 }
 
 const filesOf = (jobs: RenderJob[]) => jobs.map((j) => j.file).sort();
@@ -208,27 +182,6 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     });
     // Each job rendered by exactly one of the two: the worker's written, the build's given to it.
     expect([...byWorker, ...given].sort()).toEqual(filesOf(sent));
-    expect(byWorker.length).toBeGreaterThan(0);
-    expect(filesUnder(release).sort()).toEqual(byWorker.sort());
-  });
-
-  it('links each file it places into the spare as well, the very same inode', async () => {
-    const spare = path.join(dir, 'linked-spare');
-    const { release, byWorker, lost } = await renderWithSpare('spared', spare);
-    expect(lost).toBe(false);
-    expect(byWorker.length).toBeGreaterThan(0);
-    expect(filesUnder(spare).sort()).toEqual(byWorker.sort());
-    for (const file of byWorker) {
-      expect(fs.statSync(path.join(spare, file)).ino, file).toBe(fs.statSync(path.join(release, file)).ino);
-    }
-  });
-
-  it('tells the build when it could not link a file into the spare, and still places every file it renders', async () => {
-    // No directory can be made under a file: every link into this spare fails.
-    const blocked = path.join(dir, 'a-file');
-    fs.writeFileSync(blocked, '');
-    const { release, byWorker, lost } = await renderWithSpare('unspared', path.join(blocked, 'spare'));
-    expect(lost).toBe(true);
     expect(byWorker.length).toBeGreaterThan(0);
     expect(filesUnder(release).sort()).toEqual(byWorker.sort());
   });

@@ -1,11 +1,9 @@
 /** /scoreboard and /fixtures: a league's matches by day, or filtered and paged. */
 import type { StoreReader } from '../../store/read/reader.js';
-import type { EventRow, FixtureFilter } from '../../store/read/types.js';
+import type { EventRow } from '../../store/read/types.js';
 import type { Clock } from '../../util/time.js';
 import { ymd } from '../../util/time.js';
 import type { HandlerResult } from '../route.js';
-import type { ChangeView } from '../reads.js';
-import { topic } from '../reads.js';
 import { fillEvent } from '../../store/shape/event.js';
 import { RawJson } from '../raw-json.js';
 import { requireLeague } from '../serialize/league.js';
@@ -44,13 +42,12 @@ export function countFixtures(store: StoreReader, league: string, q: Pick<Fixtur
   return store.matches.count(league, filterOf(q));
 }
 
-/** `kept`: the page's events as the published page has them (`eventsStand`), instead of the store's. */
-export function fixtures(store: StoreReader, league: string, q: FixturesQuery, kept?: RawJson): HandlerResult {
+export function fixtures(store: StoreReader, league: string, q: FixturesQuery): HandlerResult {
   const { ref } = requireLeague(store, league);
   const filter = filterOf(q);
   const count = store.matches.count(league, filter);
   const offset = pageOffset(q.page, q.limit);
-  const rows = kept || offset >= count ? [] : store.matches.page(league, filter, q.limit, offset);
+  const rows = offset >= count ? [] : store.matches.page(league, filter, q.limit, offset);
   return {
     body: {
       league: ref,
@@ -59,55 +56,8 @@ export function fixtures(store: StoreReader, league: string, q: FixturesQuery, k
       pageSize: q.limit,
       pageCount: pageCount(count, q.limit),
       filters: { from: q.from, to: q.to, status: q.status },
-      events: kept ?? events(store, league, rows),
+      events: events(store, league, rows),
     },
-    // Only a page of a status that never lists a match in play keeps its events (eventsStand).
     live: rows.some((r) => r.state === 'in'),
   };
-}
-
-/**
- * Whether a fixtures page still lists the events the published one (`before`, without them) lists,
- * byte for byte. A match whose record did not change keeps its place in kickoff order, whether the
- * filter takes it and its bytes (while the league's catalogue stands). So when the list took none of
- * the changed matches before — it grew by just those it takes now — and none of those comes before
- * the page's end, the page lists what it did; only its count may have moved. Not for a page that
- * may list a match in play, whose cache lifetime follows its events.
- */
-export function eventsStand(
-  store: StoreReader,
-  league: string,
-  q: FixturesQuery,
-  before: Readonly<Record<string, unknown>>,
-  changes: ChangeView,
-): boolean {
-  const state = STATE_OF[q.status];
-  if ((state !== 'pre' && state !== 'post') || typeof before.count !== 'number') return false;
-  if (changes.topics.has(topic.catalogue(league))) return false;
-  const { count, taken, first } = listChanges(store, league, filterOf(q), changes);
-  return before.count === count - taken && (first === null || first >= pageOffset(q.page, q.limit) + q.limit);
-}
-
-type ListChanges = { count: number; taken: number; first: number | null };
-
-/** By change view, then by league and filter: a build asks of every page of a list. */
-const listsChanged = new WeakMap<ChangeView, Map<string, ListChanges>>();
-
-/** How long a filtered list is, how many of the league's changed matches it takes, and where the first of them is. */
-function listChanges(store: StoreReader, league: string, filter: FixtureFilter, changes: ChangeView): ListChanges {
-  let lists = listsChanged.get(changes);
-  if (!lists) {
-    lists = new Map();
-    listsChanged.set(changes, lists);
-  }
-  const key = `${league}\0${filter.from}\0${filter.to}\0${filter.state}`;
-  let list = lists.get(key);
-  if (!list) {
-    list = {
-      count: store.matches.count(league, filter),
-      ...store.matches.taken(league, filter, changes.matchesOf(league)),
-    };
-    lists.set(key, list);
-  }
-  return list;
 }

@@ -52,8 +52,7 @@ export function summaryLine(s: BuildSummary, out: string): string {
   const where = s.published
     ? `published ${out} -> ${path.basename(s.release)}`
     : `nothing changed, ${out} stays ${path.basename(s.release)}`;
-  const kept = s.kept ? ` (${n(s.kept)} with a part kept from the published file)` : '';
-  const how = s.mode === 'full' ? `full build (${s.reason})` : `incremental: ${n(s.rendered)} rendered${kept}`;
+  const how = s.mode === 'full' ? `full build (${s.reason})` : `incremental: ${n(s.rendered)} rendered`;
   return (
     `build: ${n(s.files)} files, ${mb(s.bytes)}, ${how}: ${n(s.added + s.changed)} written ` +
     `(${n(s.added)} new, ${n(s.changed)} changed), ` +

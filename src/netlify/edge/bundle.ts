@@ -18,7 +18,6 @@ import type { Plugin } from 'esbuild';
 import { ROUTES } from '../../app/routes.js';
 import { fileOf } from './router.js';
 import type { OutputFs } from '../../util/lines.js';
-import type { PlannedFile } from '../../publish/plan.js';
 import { STATIC_PREFIX } from '../../release/file-name.js';
 
 export const EDGE_DIR = '_edge';
@@ -50,10 +49,20 @@ export function edgePaths(): string[] {
  * The index, one line per pre-rendered request key. Held in memory until the build ends — about 70
  * bytes a request, the size of what the function ships anyway — because the lines must be sorted.
  */
+/** What the index reads of a planned file (publish/plan/plan.ts `PlannedFile`). */
+export interface IndexedFile {
+  /** Release-relative path of the file. */
+  file: string;
+  /** Request keys the file answers: its own request's, then its aliases'. */
+  keys: readonly string[];
+  request: { path: string };
+  aliases: readonly { path: string }[];
+}
+
 export class EdgeIndex {
   private readonly lines: string[] = [];
 
-  add(planned: PlannedFile): void {
+  add(planned: IndexedFile): void {
     const forms = [planned.request, ...planned.aliases];
     planned.keys.forEach((key, i) => {
       const own = forms[i]!.path;

@@ -43,13 +43,6 @@ function bounds(league: string, f: FixtureFilter) {
 
 const RANGE = `league_slug = @league AND kickoff >= @lo AND kickoff < @hi AND scoreboard_date BETWEEN @from AND @to`;
 
-/** Those of some matches (`@ids`, a JSON array) that a filtered list takes: the list's index walked, no sort. */
-const TAKEN = 'id IN (SELECT value FROM json_each(@ids))';
-const takenOf = (state: string) => `SELECT COUNT(*) FROM matches WHERE ${RANGE}${state} AND ${TAKEN}`;
-/** How many matches of a filtered list come before the first of those it takes. */
-const beforeOf = (state: string) => `SELECT COUNT(*) FROM matches WHERE ${RANGE}${state} AND (kickoff, id) <
-  (SELECT kickoff, id FROM matches WHERE ${RANGE}${state} AND ${TAKEN} ORDER BY kickoff, id LIMIT 1)`;
-
 export class MatchQueries {
   private readonly s;
 
@@ -59,10 +52,6 @@ export class MatchQueries {
         WHERE league_slug = ? AND scoreboard_date = ? ORDER BY kickoff, id`),
       count: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE}`).pluck(),
       countState: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE} AND state = @state`).pluck(),
-      taken: db.prepare(takenOf('')).pluck(),
-      takenState: db.prepare(takenOf(' AND state = @state')).pluck(),
-      before: db.prepare(beforeOf('')).pluck(),
-      beforeState: db.prepare(beforeOf(' AND state = @state')).pluck(),
       eventsOnDate: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches
         WHERE league_slug = ? AND scoreboard_date = ? ORDER BY kickoff, id`),
       page: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches WHERE ${RANGE}
@@ -128,17 +117,6 @@ export class MatchQueries {
   count(league: string, filter: FixtureFilter): number {
     const b = bounds(league, filter);
     return (filter.state ? this.s.countState.get(b) : this.s.count.get(b)) as number;
-  }
-
-  /**
-   * How many of these matches (ids of the league) the filtered list takes, and the place in it of
-   * the first of them (null when it takes none).
-   */
-  taken(league: string, filter: FixtureFilter, ids: Iterable<string>): { taken: number; first: number | null } {
-    const b = { ...bounds(league, filter), ids: JSON.stringify([...ids]) };
-    const taken = (filter.state ? this.s.takenState.get(b) : this.s.taken.get(b)) as number;
-    if (!taken) return { taken, first: null };
-    return { taken, first: (filter.state ? this.s.beforeState.get(b) : this.s.before.get(b)) as number };
   }
 
   /** One page of a league's events as stored, in kickoff order. */

@@ -1,0 +1,85 @@
+/**
+ * What a build is asked to do and what it answers (build.ts), and the context its steps share
+ * (write-release.ts): a module of its own so the steps and the orchestrator do not import each other.
+ */
+import type { BuildInfo } from '../release/build-info.js';
+import type { EdgeBundleStats } from '../netlify/edge/bundle.js';
+import type { FunctionSize } from '../netlify/function-size.js';
+import type { StoreReader } from '../store/read/reader.js';
+import type { OutputFs } from '../util/lines.js';
+import type { Clock } from '../util/time.js';
+import type { ReachCount } from './reach.js';
+import type { Recycler } from './recycle.js';
+import type { Router } from './rule-settings.js';
+import type { RuleStats } from './rules.js';
+import type { BuildScope } from './scope.js';
+
+export interface BuildOptions {
+  /** The store to render from; the build reads it in one transaction and leaves it open. */
+  store: StoreReader;
+  out: string;
+  /** Where the release is written (node:fs unless a test injects another). */
+  fs?: OutputFs;
+  /** The clock responses are rendered with; by default the store's snapshot time, so builds are reproducible. */
+  clock?: Clock;
+  /** Render and write every file, reusing nothing from the published release. */
+  full?: boolean;
+  /** Render threads at most (default: one per core; 0 renders in the build's own thread). */
+  workers?: number;
+  /** Changes from which an incremental build renders in one worker beside its own thread (default WORKER_AFTER). */
+  workerAfter?: number;
+  ruleBudget?: number;
+  fallback?: string;
+  /** How the CDN reaches the files: literal rules only (default), or an edge function first. */
+  router?: Router;
+  /** Older releases left beside the published one (`--keep`). */
+  keepReleases?: number;
+  onPlanned?: (n: number) => void;
+  onFile?: (failed: boolean) => void;
+}
+
+export interface BuildSummary {
+  /** The published release (the previous one when nothing changed). */
+  release: string;
+  published: boolean;
+  /** full: everything rendered (and why); incremental: only what changed; unchanged: nothing to do. */
+  mode: 'full' | 'incremental' | 'unchanged';
+  reason: string | null;
+  /** Responses rendered (the rest of `files` was carried over from the published build). */
+  rendered: number;
+  /** Render workers used (0: rendered in the build's own thread). */
+  workers: number;
+  files: number;
+  bytes: number;
+  added: number;
+  changed: number;
+  unchanged: number;
+  deleted: number;
+  failed: number;
+  failures: string[];
+  rules: RuleStats | null;
+  router: Router;
+  /** Pre-rendered requests the CDN reaches from files, in their shortest spelling; and of the hot set. */
+  reach: ReachCount | null;
+  /** The edge function's module (`--router edge`). */
+  edge: EdgeBundleStats | null;
+  /** The fallback function's bundle, when the fallback is the Netlify Function. */
+  functionSize: FunctionSize | null;
+  seconds: number;
+}
+
+/** What every step of one build shares: the options, the settings checked, where it writes, what it reuses. */
+export interface BuildContext {
+  store: StoreReader;
+  opts: BuildOptions;
+  settings: { fallback: string; budget: number; router: Router };
+  /** The temporary release being filled. */
+  temp: string;
+  /** The published release (null: none). */
+  previous: string | null;
+  scope: BuildScope;
+  info: BuildInfo;
+  fs: OutputFs;
+  /** The release taken over to start from (recycle.ts), if any. */
+  recycler: Recycler | null;
+}
