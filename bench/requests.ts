@@ -7,7 +7,7 @@ import path from 'node:path';
 import { MANIFEST_FILE } from '../src/release/layout.js';
 import { linesSync } from '../src/util/lines.js';
 import type { ManifestEntry } from '../src/release/manifest.js';
-import { seededRng } from '../src/publish/sample.js';
+import { seededRng } from '../src/check/sample.js';
 
 export interface SampledRequest {
   /** The API request, path and query: `/get/soccer/eng.1/fixtures?status=finished&page=2`. */

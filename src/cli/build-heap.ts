@@ -11,8 +11,8 @@
  */
 import v8 from 'node:v8';
 import { endWithStarter as endWithStarterProcess, runAgainWith } from './restart.js';
-import type { BuildScope } from '../publish/scope.js';
-import { POOL_AFTER } from '../publish/render-pool.js';
+import type { BuildScope } from '../publish/plan/scope.js';
+import { POOL_AFTER } from '../publish/render/render-pool.js';
 import { BOUNDED, inBoundedBuild } from './bounded.js';
 import { uses } from '../util/switches.js';
 

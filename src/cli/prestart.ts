@@ -4,7 +4,7 @@
  * it loads while the command does.
  */
 import { currentRelease, DEFAULT_OUT } from '../release/layout.js';
-import { prestartRenderWorker } from '../publish/render-pool.js';
+import { prestartRenderWorker } from '../publish/render/render-pool.js';
 import { inBoundedBuild } from './bounded.js';
 import { uses } from '../util/switches.js';
 

@@ -32,10 +32,16 @@ import {
   tempReleasePath,
 } from './atomic/releases.js';
 import type { BuildContext, BuildOptions, BuildSummary } from './options.js';
-import { Recycler, discardedFiles, lineageBase, writeLineage } from './recycle.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, checkBudget, checkFallback, isFunction } from './rule-settings.js';
-import { buildScope } from './scope.js';
-import type { BuildScope } from './scope.js';
+import { Recycler, discardedFiles, lineageBase, writeLineage } from './reuse/recycle.js';
+import {
+  DEFAULT_FALLBACK,
+  DEFAULT_RULE_BUDGET,
+  checkBudget,
+  checkFallback,
+  isFunction,
+} from './rules/rule-settings.js';
+import { buildScope } from './plan/scope.js';
+import type { BuildScope } from './plan/scope.js';
 import { writeRelease } from './write-release.js';
 
 export type { BuildOptions, BuildSummary } from './options.js';

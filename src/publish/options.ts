@@ -8,11 +8,11 @@ import type { FunctionSize } from '../netlify/function-size.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { OutputFs } from '../util/lines.js';
 import type { Clock } from '../util/time.js';
-import type { ReachCount } from './reach.js';
-import type { Recycler } from './recycle.js';
-import type { Router } from './rule-settings.js';
-import type { RuleStats } from './rules.js';
-import type { BuildScope } from './scope.js';
+import type { ReachCount } from './plan/reach.js';
+import type { Recycler } from './reuse/recycle.js';
+import type { Router } from './rules/rule-settings.js';
+import type { RuleStats } from './rules/rules.js';
+import type { BuildScope } from './plan/scope.js';
 
 export interface BuildOptions {
   /** The store to render from; the build reads it in one transaction and leaves it open. */

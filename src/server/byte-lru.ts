@@ -9,7 +9,7 @@
  * it used itself, and sees `value` turn null when the item is dropped, so the budget still bounds
  * what is held.
  */
-import { ADMIT_ONE_IN, Crowding } from './admission.js';
+import { ADMIT_ONE_IN, Crowding } from './crowding.js';
 
 export interface HeldBuffer {
   /** Null once the item was dropped (evicted, replaced or cleared). */
@@ -24,7 +24,7 @@ export class ByteLru {
 
   /**
    * `budget` bytes in all; an item above `budget / 8` is never held, so one big file cannot flush the
-   * rest. Once the budget is spent, one new item in `admitOneIn` is held (admission.ts).
+   * rest. Once the budget is spent, one new item in `admitOneIn` is held (crowding.ts).
    */
   constructor(
     readonly budget: number,
@@ -50,7 +50,7 @@ export class ByteLru {
 
   /**
    * Hold `value` under `key`; the item, or null when it is too large to hold or, the budget being
-   * spent, not its turn to be held (admission.ts). `costly`: held whenever it fits the budget at
+   * spent, not its turn to be held (crowding.ts). `costly`: held whenever it fits the budget at
    * all, as a value that costs far more to make again than a file read (a compressed variant).
    */
   set(key: string, value: Buffer, costly = false): HeldBuffer | null {

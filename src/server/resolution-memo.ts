@@ -10,7 +10,7 @@ import type { Resolution } from '../api/resolve.js';
 import { resolve } from '../app/resolve.js';
 import type { FileSlot } from './static-lookup.js';
 import { fileSlot } from './static-lookup.js';
-import { ADMIT_ONE_IN, Crowding } from './admission.js';
+import { ADMIT_ONE_IN, Crowding } from './crowding.js';
 
 /** A request target as the server remembers it: what it means, and where a build last had its file. */
 export interface Target {
@@ -26,7 +26,7 @@ export class ResolutionMemo {
   private readonly crowding: Crowding;
 
   /**
-   * `admitOneIn`: once full, one new target in this many is remembered (admission.ts): going round
+   * `admitOneIn`: once full, one new target in this many is remembered (crowding.ts): going round
    * the demo build's 29,295 files, 14–17k → 18k req/s.
    */
   constructor(

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroup, matchRoute } from '../../src/api/route.js';
 import { ROUTES, ROUTES_BY_NAME } from '../../src/app/routes.js';
 import { openApiDocument } from '../../src/api/routes.js';
-import { buildPlan, formUrl } from '../../src/publish/plan.js';
+import { buildPlan, formUrl } from '../../src/publish/plan/plan.js';
 import type { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore, clock, openReader } from './helpers/api-store.js';
 import { responseComponent, schemaErrors } from './helpers/openapi.js';

@@ -2,7 +2,7 @@
 import v8 from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SHORT_BUILD_V8_FLAGS, needsBoundedHeap, tuneForShortBuild } from '../../src/cli/build-heap.js';
-import { POOL_AFTER } from '../../src/publish/render-pool.js';
+import { POOL_AFTER } from '../../src/publish/render/render-pool.js';
 
 const changes = (n: number) => ({ kind: 'changes' as const, topics: new Set(['any']), matches: new Map(), changes: n });
 

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '../../src/app/routes.js';
 import { carryDir, currentRelease } from '../../src/release/layout.js';
-import { RANGES } from '../../src/publish/manifest-ranges.js';
-import { fallbackRuleCount } from '../../src/publish/rule-settings.js';
-import { spooledFile } from '../../src/publish/rule-spool.js';
+import { RANGES } from '../../src/publish/reuse/manifest-ranges.js';
+import { fallbackRuleCount } from '../../src/publish/rules/rule-settings.js';
+import { spooledFile } from '../../src/publish/rules/rule-spool.js';
 import { openStore } from '../../src/store/db.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
 import { tempDir } from '../helpers/store.js';
@@ -19,8 +19,8 @@ import { buildInto, contentOf, copyOfState, fullBuildOf } from './helpers.js';
 import type { BuildOptions } from '../../src/publish/build.js';
 
 const plans = vi.hoisted(() => ({ count: 0, files: new Set<string>() }));
-vi.mock('../../src/publish/plan.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/publish/plan.js')>();
+vi.mock('../../src/publish/plan/plan.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/publish/plan/plan.js')>();
   return {
     ...original,
     planOf: (...args: Parameters<typeof original.planOf>) => {
@@ -33,8 +33,8 @@ vi.mock('../../src/publish/plan.js', async (importOriginal) => {
 
 /** Segments carried over whole: their manifest lines taken as bytes (manifest-ranges.ts). */
 const whole = vi.hoisted(() => ({ segments: 0 }));
-vi.mock('../../src/publish/previous.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/publish/previous.js')>();
+vi.mock('../../src/publish/reuse/previous.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/publish/reuse/previous.js')>();
   return {
     ...original,
     PreviousManifest: class extends original.PreviousManifest {
@@ -48,8 +48,8 @@ vi.mock('../../src/publish/previous.js', async (importOriginal) => {
 });
 
 // Segments of a few matches, so that a day's changes leave some of them untouched at this scale.
-vi.mock('../../src/publish/spool-segments.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/publish/spool-segments.js')>();
+vi.mock('../../src/publish/rules/spool-segments.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/publish/rules/spool-segments.js')>();
   return {
     ...original,
     SegmentKeys: class extends original.SegmentKeys {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InStep } from '../../src/publish/in-step.js';
+import { InStep } from '../../src/publish/reuse/in-step.js';
 
 let dir: string;
 beforeEach(() => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { inThread } from '../../src/publish/place.js';
+import { inThread } from '../../src/publish/place/place.js';
 import { removeTempDirs, tempDir } from '../helpers/store.js';
 
 afterEach(removeTempDirs);

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { BuildError } from '../../src/publish/build.js';
 import { currentRelease, releaseLayout } from '../../src/release/layout.js';
-import { lineageLines } from '../../src/publish/recycle.js';
+import { lineageLines } from '../../src/publish/reuse/recycle.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
 import { runSync } from '../../src/sync/run-sync.js';

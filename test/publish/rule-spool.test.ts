@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { carriedLine, spoolLine, uncarry, unspool } from '../../src/publish/rule-spool.js';
-import type { Spooled } from '../../src/publish/rule-spool.js';
+import { carriedLine, spoolLine, uncarry, unspool } from '../../src/publish/rules/rule-spool.js';
+import type { Spooled } from '../../src/publish/rules/rule-spool.js';
 
 const token = fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/);
 const spooled: fc.Arbitrary<Spooled> = fc.record({

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileDigest, SegmentKeys, SegmentWriter, parseRank } from '../../src/publish/spool-segments.js';
-import type { Head } from '../../src/publish/rule-spool.js';
-import { SpoolSegments } from '../../src/publish/spool-reader.js';
+import { FileDigest, SegmentKeys, SegmentWriter, parseRank } from '../../src/publish/rules/spool-segments.js';
+import type { Head } from '../../src/publish/rules/rule-spool.js';
+import { SpoolSegments } from '../../src/publish/rules/spool-reader.js';
 import { tempDir } from '../helpers/store.js';
 
 const head = (day: string): Head => ({

@@ -1,11 +1,11 @@
 import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
-import { dropPrestarted } from '../../publish/render-pool.js';
+import { dropPrestarted } from '../../publish/render/render-pool.js';
 import { build, BuildError, predictScope } from '../../publish/build.js';
 import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rule-settings.js';
-import type { Router } from '../../publish/rule-settings.js';
+import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules/rule-settings.js';
+import type { Router } from '../../publish/rules/rule-settings.js';
 import { EDGE_LIMIT_BYTES, EdgeError } from '../../netlify/edge/bundle.js';
 import { FUNCTION_LIMIT_BYTES, FunctionTooLarge, describeFunctionSize } from '../../netlify/function-size.js';
 import { Progress } from '../progress.js';

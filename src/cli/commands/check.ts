@@ -1,7 +1,7 @@
 import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
-import { check } from '../../publish/check.js';
-import type { CheckReport } from '../../publish/check.js';
+import { check } from '../../check/check.js';
+import type { CheckReport } from '../../check/check.js';
 import { Progress } from '../progress.js';
 import { CommandFailed, parsePositiveInt } from '../errors.js';
 import { thousands } from '../../util/thousands.js';

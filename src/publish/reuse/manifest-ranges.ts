@@ -11,7 +11,7 @@
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
-import type { LineWriter, OutputFs } from '../util/lines.js';
+import type { LineWriter, OutputFs } from '../../util/lines.js';
 
 export const RANGES = 'ranges.ndjson';
 

@@ -2,7 +2,7 @@
  * What the published release holds, looked up by file while the new build streams — without
  * loading its manifest (in-step.ts): a file not found is simply compared on disk instead (place.ts).
  */
-import type { ManifestEntry } from '../release/manifest.js';
+import type { ManifestEntry } from '../../release/manifest.js';
 import { InStep } from './in-step.js';
 
 const FILE_KEY = '{"file":"';

@@ -22,11 +22,11 @@
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
-import type { OutputFs } from '../util/lines.js';
-import { LineWriter, linesSync } from '../util/lines.js';
-import type { ReleaseLayout } from '../release/layout.js';
-import { MANIFEST_FILE, carryDir, lineageFile, releaseNames } from '../release/layout.js';
-import { requestPathOf } from '../release/file-name.js';
+import type { OutputFs } from '../../util/lines.js';
+import { LineWriter, linesSync } from '../../util/lines.js';
+import type { ReleaseLayout } from '../../release/layout.js';
+import { MANIFEST_FILE, carryDir, lineageFile, releaseNames } from '../../release/layout.js';
+import { requestPathOf } from '../../release/file-name.js';
 
 /**
  * The recycled release's word on one file of the new build: whether what stands at its path is the

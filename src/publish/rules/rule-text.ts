@@ -1,11 +1,11 @@
 /** The text of the rules and header blocks a build writes (rules.ts says what each is for and why it is sound). */
 import nodeFs from 'node:fs';
 import path from 'node:path';
-import type { AnyRoute } from '../api/route.js';
-import type { OutputFs } from '../util/lines.js';
-import type { RequestForm } from './plan.js';
-import { STATIC_PREFIX } from '../release/file-name.js';
-import { ASSET_DIR, ASSET_FILES } from '../frontdoor/paths.js';
+import type { AnyRoute } from '../../api/route.js';
+import type { OutputFs } from '../../util/lines.js';
+import type { RequestForm } from '../plan/plan.js';
+import { STATIC_PREFIX } from '../../release/file-name.js';
+import { ASSET_DIR, ASSET_FILES } from '../../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
 

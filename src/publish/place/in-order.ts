@@ -5,17 +5,17 @@
  * (release-record.ts) only once everything planned before it is, so the manifest and the rules do
  * not depend on who rendered what, nor on when a render finished.
  */
-import type { CarriedFile } from './carried-file.js';
-import type { ManifestRange, RangeWriter } from './manifest-ranges.js';
-import type { PlannedFile } from './plan.js';
-import { planOf } from './plan.js';
-import { parsePrevious } from './previous.js';
+import type { CarriedFile } from '../reuse/carried-file.js';
+import type { ManifestRange, RangeWriter } from '../reuse/manifest-ranges.js';
+import type { PlannedFile } from '../plan/plan.js';
+import { planOf } from '../plan/plan.js';
+import { parsePrevious } from '../reuse/previous.js';
 import type { ReleaseRecord } from './release-record.js';
-import type { JobResult, RenderJob } from './render-job.js';
-import { jobOf } from './render-job.js';
-import type { RenderPool } from './render-pool.js';
-import type { RulePlanner } from './rules.js';
-import type { SegmentSummary } from './spool-segments.js';
+import type { JobResult, RenderJob } from '../render/render-job.js';
+import { jobOf } from '../render/render-job.js';
+import type { RenderPool } from '../render/render-pool.js';
+import type { RulePlanner } from '../rules/rules.js';
+import type { SegmentSummary } from '../rules/spool-segments.js';
 
 export type Pending =
   | CarriedFile

@@ -8,11 +8,11 @@
  * since its inode may be another release's too. Collisions are caught by full builds there.
  */
 import nodeFs from 'node:fs';
-import type { OutputFs } from '../util/lines.js';
+import type { OutputFs } from '../../util/lines.js';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { ManifestEntry } from '../release/manifest.js';
-import type { RecycledFile, ReleaseStart } from './recycle.js';
+import type { ManifestEntry } from '../../release/manifest.js';
+import type { RecycledFile, ReleaseStart } from '../reuse/recycle.js';
 
 export type Placed = 'added' | 'changed' | 'unchanged';
 

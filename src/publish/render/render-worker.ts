@@ -6,9 +6,9 @@
  * first message it gets.
  */
 import { parentPort } from 'node:worker_threads';
-import { StoreReader } from '../store/read/reader.js';
-import { smallPageCache } from '../store/db.js';
-import { FilePlacer, inThread } from './place.js';
+import { StoreReader } from '../../store/read/reader.js';
+import { smallPageCache } from '../../store/db.js';
+import { FilePlacer, inThread } from '../place/place.js';
 import nodeFs from 'node:fs';
 import type { JobResult, RenderJob } from './render-job.js';
 import { runJob } from './render-job.js';

@@ -3,17 +3,17 @@
  * with the file that holds its answer, the requests that share that file, and the query spellings
  * the CDN rules may map onto it. Enumerators stream from the store, and so does the plan.
  */
-import { TOKEN } from '../api/query.js';
-import { NAME_JOIN, filePrefix } from '../release/file-name.js';
-import { formatQuery } from '../api/query.js';
-import type { ResolvedRequest } from '../api/resolve.js';
-import { resolveRoute } from '../api/resolve.js';
-import type { AnyRoute, PrerenderRequest } from '../api/route.js';
-import { isGroup, matchRoute, routePath, routeSegments, validateQuery } from '../api/route.js';
-import { ROUTES, ROUTES_BY_NAME } from '../app/routes.js';
-import type { StoreReader } from '../store/read/reader.js';
+import { TOKEN } from '../../api/query.js';
+import { NAME_JOIN, filePrefix } from '../../release/file-name.js';
+import { formatQuery } from '../../api/query.js';
+import type { ResolvedRequest } from '../../api/resolve.js';
+import { resolveRoute } from '../../api/resolve.js';
+import type { AnyRoute, PrerenderRequest } from '../../api/route.js';
+import { isGroup, matchRoute, routePath, routeSegments, validateQuery } from '../../api/route.js';
+import { ROUTES, ROUTES_BY_NAME } from '../../app/routes.js';
+import type { StoreReader } from '../../store/read/reader.js';
 
-export { STATIC_PREFIX } from '../release/file-name.js';
+export { STATIC_PREFIX } from '../../release/file-name.js';
 
 /** One spelling of a request: a path and a query, keys in the order its enumerator gave them. */
 export interface RequestForm {

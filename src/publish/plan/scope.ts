@@ -2,10 +2,10 @@
  * What a build must render (CONTRACT §5.3): everything, only what the store's change log says
  * changed since the published build's snapshot, or nothing at all.
  */
-import { topicsOfChange } from '../api/reads.js';
-import { topic } from '../api/reads.js';
-import type { StoreReader } from '../store/read/reader.js';
-import type { BuildInfo } from '../release/build-info.js';
+import { topicsOfChange } from '../../api/reads.js';
+import { topic } from '../../api/reads.js';
+import type { StoreReader } from '../../store/read/reader.js';
+import type { BuildInfo } from '../../release/build-info.js';
 
 export type BuildScope =
   | { kind: 'full'; reason: string }

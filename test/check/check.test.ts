@@ -8,12 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { check } from '../../src/publish/check.js';
+import { check } from '../../src/check/check.js';
 import { readManifestSync } from '../../src/release/manifest.js';
 import type { ManifestEntry } from '../../src/release/manifest.js';
 import { currentRelease } from '../../src/release/layout.js';
 import { ROOT, tempDir } from '../helpers/store.js';
-import { buildInto, demoStore } from './helpers.js';
+import { buildInto, demoStore } from '../publish/helpers.js';
 import { eventText } from '../../src/store/shape/event.js';
 
 /** Read-only: each test that changes the store works on its own copy. */

@@ -1,7 +1,7 @@
 /** The published build's rule spool, as the next build reads it: by segment (spool-segments.ts). */
 import nodeFs from 'node:fs';
 import path from 'node:path';
-import type { OutputFs } from '../util/lines.js';
+import type { OutputFs } from '../../util/lines.js';
 import { spooledFile } from './rule-spool.js';
 import type { SegmentSummary } from './spool-segments.js';
 import { INDEX } from './spool-segments.js';

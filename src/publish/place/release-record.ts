@@ -3,19 +3,19 @@
  * its manifest line and its segment's range (manifest-ranges.ts), its rule candidates, its edge
  * index entry, and the build's counts.
  */
-import type { BuildOptions } from './options.js';
-import type { Answer, CarriedFile } from './carried-file.js';
-import type { EdgeIndex } from '../netlify/edge/bundle.js';
-import type { ManifestRange, RangeWriter } from './manifest-ranges.js';
-import { bytesOf, manifestLine } from '../release/manifest.js';
-import type { PlannedFile } from './plan.js';
+import type { BuildOptions } from '../options.js';
+import type { Answer, CarriedFile } from '../reuse/carried-file.js';
+import type { EdgeIndex } from '../../netlify/edge/bundle.js';
+import type { ManifestRange, RangeWriter } from '../reuse/manifest-ranges.js';
+import { bytesOf, manifestLine } from '../../release/manifest.js';
+import type { PlannedFile } from '../plan/plan.js';
 import type { Placed } from './place.js';
-import { formUrl, planOf } from './plan.js';
-import { parsePrevious } from './previous.js';
-import type { RulePlanner } from './rules.js';
-import type { SegmentSummary } from './spool-segments.js';
-import type { LineWriter } from '../util/lines.js';
-import type { BuildScope } from './scope.js';
+import { formUrl, planOf } from '../plan/plan.js';
+import { parsePrevious } from '../reuse/previous.js';
+import type { RulePlanner } from '../rules/rules.js';
+import type { SegmentSummary } from '../rules/spool-segments.js';
+import type { LineWriter } from '../../util/lines.js';
+import type { BuildScope } from '../plan/scope.js';
 
 const MAX_REPORTED_FAILURES = 20;
 

@@ -9,8 +9,8 @@
  * A `match` route names its match by the `league` path parameter and the `eventId` path parameter
  * or, for the `/summary?event=ID` spelling, the `event` query parameter.
  */
-import type { StoreReader } from '../store/read/reader.js';
-import { parseYmd } from '../util/time.js';
+import type { StoreReader } from '../../store/read/reader.js';
+import { parseYmd } from '../../util/time.js';
 import type { RequestForm } from './plan.js';
 
 /** Pre-rendered requests (each in its shortest spelling) and how many of them the CDN reaches from files. */

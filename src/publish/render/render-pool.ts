@@ -9,12 +9,12 @@
  * rendered in the build's own thread after all, in the order it was sent.
  */
 import type { Worker } from 'node:worker_threads';
-import { moduleWorker } from '../util/worker.js';
-import type { StoreReader } from '../store/read/reader.js';
+import { moduleWorker } from '../../util/worker.js';
+import type { StoreReader } from '../../store/read/reader.js';
 import type { JobResult, RenderJob } from './render-job.js';
-import type { ReleaseStart } from './recycle.js';
-import type { Clock } from '../util/time.js';
-import type { BuildOptions } from './options.js';
+import type { ReleaseStart } from '../reuse/recycle.js';
+import type { Clock } from '../../util/time.js';
+import type { BuildOptions } from '../options.js';
 
 export interface WorkerSetup {
   db: string;

@@ -4,9 +4,9 @@
  * release (release.ts `carryDir`): with each candidate's standing (reach.ts) in it, the next build carries an
  * untouched file's candidates over from it instead of planning the file again.
  */
-import type { Standing } from './reach.js';
-import { UNCARRIED } from './reach.js';
-import { STATIC_PREFIX } from '../release/file-name.js';
+import type { Standing } from '../plan/reach.js';
+import { UNCARRIED } from '../plan/reach.js';
+import { STATIC_PREFIX } from '../../release/file-name.js';
 
 /**
  * What leads a spooled line: what carrying it over may change (its match's standing). Its priority

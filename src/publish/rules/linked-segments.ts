@@ -5,9 +5,9 @@
  * admit one of them.
  */
 import nodeFs from 'node:fs';
-import type { OutputFs } from '../util/lines.js';
-import type { Admission, Cut } from './admission.js';
-import type { ReachCount, ReachPolicy } from './reach.js';
+import type { OutputFs } from '../../util/lines.js';
+import type { Admission, Cut } from './budget-cut.js';
+import type { ReachCount, ReachPolicy } from '../plan/reach.js';
 import { uncarry } from './rule-spool.js';
 import type { SegmentSummary } from './spool-segments.js';
 import { parseRank } from './spool-segments.js';

@@ -2,15 +2,15 @@
  * One file of a build: render its request and place its bytes in the new release. The same code
  * runs in the build's own thread and in its render workers (render-worker.ts).
  */
-import { render } from '../app/render.js';
-import { ROUTES_BY_NAME } from '../app/routes.js';
-import type { StoreReader } from '../store/read/reader.js';
-import type { Clock } from '../util/time.js';
-import type { FilePlacer, Placed } from './place.js';
-import type { RecycledFile } from './recycle.js';
-import { formatQuery } from '../api/query.js';
-import type { ManifestEntry } from '../release/manifest.js';
-import type { PlannedFile } from './plan.js';
+import { render } from '../../app/render.js';
+import { ROUTES_BY_NAME } from '../../app/routes.js';
+import type { StoreReader } from '../../store/read/reader.js';
+import type { Clock } from '../../util/time.js';
+import type { FilePlacer, Placed } from '../place/place.js';
+import type { RecycledFile } from '../reuse/recycle.js';
+import { formatQuery } from '../../api/query.js';
+import type { ManifestEntry } from '../../release/manifest.js';
+import type { PlannedFile } from '../plan/plan.js';
 
 /** Plain data, so it crosses to a worker as is. */
 export interface RenderJob {

@@ -25,10 +25,10 @@ import { STATIC_PREFIX } from '../release/file-name.js';
 import { StaticBuild } from '../server/static-lookup.js';
 import { resolve } from '../app/resolve.js';
 import { formatQuery } from '../api/query.js';
-import { defaultSpelling } from './plan.js';
-import type { ReachCount } from './reach.js';
-import { ReachPolicy, noReach } from './reach.js';
-import { snapshotClock } from './build.js';
+import { defaultSpelling } from '../publish/plan/plan.js';
+import type { ReachCount } from '../publish/plan/reach.js';
+import { ReachPolicy, noReach } from '../publish/plan/reach.js';
+import { snapshotClock } from '../publish/build.js';
 
 export interface CheckOptions {
   dir: string;

@@ -5,7 +5,7 @@
  * not found in the window is simply treated as unknown by the caller. Memory stays bounded by the
  * window, whatever the store size. Consecutive lines with one key are one entry.
  */
-import { LineReader } from '../util/lines.js';
+import { LineReader } from '../../util/lines.js';
 import nodeFs from 'node:fs';
 
 /** Consecutive lines with one key. */

@@ -2,8 +2,8 @@
  * What a build's rules are made with, chosen on the command line: the fallback the rules send
  * everything else to, the rule budget, and how the CDN finds files (rules.ts says how they are used).
  */
-import type { AnyRoute } from '../api/route.js';
-import { ASSET_FILES } from '../frontdoor/paths.js';
+import type { AnyRoute } from '../../api/route.js';
+import { ASSET_FILES } from '../../frontdoor/paths.js';
 
 export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
 /** Netlify's guidance: beyond ~10,000 rules, expect slow or failing deploys. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Admission, cutoff } from '../../src/publish/admission.js';
+import { Admission, cutoff } from '../../src/publish/rules/budget-cut.js';
 
 /** What the build admitted when it read the whole spool back: every line in order, by the cut. */
 function admittedByReadingAll(lines: Array<{ p: number; line: string }>, room: number): string[] {

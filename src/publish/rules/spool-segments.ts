@@ -16,9 +16,9 @@
 import { createHash } from 'node:crypto';
 import nodeFs from 'node:fs';
 import path from 'node:path';
-import type { OutputFs } from '../util/lines.js';
-import { LineWriter } from '../util/lines.js';
-import type { Standing } from './reach.js';
+import type { OutputFs } from '../../util/lines.js';
+import { LineWriter } from '../../util/lines.js';
+import type { Standing } from '../plan/reach.js';
 import type { Head } from './rule-spool.js';
 
 /** Match groups (a match's files of one route) per segment, and requests per segment otherwise. */
