@@ -34,12 +34,12 @@ import { ReleaseWatch } from './release-watch.js';
 export interface FileSlot {
   release: number;
   n: number;
-  /** The file's kept answers in that release (`lookup`'s `keep`), by coding. */
+  /** The file's ready answers in that release (`lookup`'s `ready`), by coding. */
   ready: ReadyAnswers | null;
 }
 
 /**
- * A finished 200 answer kept with its target: headers complete for the transport and frozen, and
+ * A ready answer, held with its target: headers complete for the transport and frozen, and
  * the hot-file memory's item for the body, which turns null when the memory drops it (so the
  * budget still bounds what is held; the headers stay, bounded by the targets remembered). Answering
  * from it skips the header work, the memory's lookup and the transport's additions: about a
@@ -68,11 +68,11 @@ export interface StaticLookup {
    * A pre-rendered answer for exactly this (already resolved) request, or null to render it. An
    * answer with `Content-Encoding` was negotiated here (its body is in that coding, with `Vary`);
    * any other is the plain entity, which the transport may still compress. `slot`: this target's
-   * own, read and updated here. `keep`: the caller adds no header of its own (no rate limit), so a
+   * own, read and updated here. `ready`: the caller adds no header of its own (no rate limit), so a
    * plain 200 answer whose body the memory holds is finished for the transport here (transport.ts
-   * `encode`, marked `final`) and kept with the slot, to be answered as it is next time.
+   * `encode`, marked `final`) and held with the slot, to be answered as it is next time.
    */
-  lookup(req: ApiRequest, resolution: Resolution, slot?: FileSlot, keep?: boolean): ApiResponse | null;
+  lookup(req: ApiRequest, resolution: Resolution, slot?: FileSlot, ready?: boolean): ApiResponse | null;
   readonly description: string;
   /** Stop watching for new releases. */
   close?(): void;
@@ -169,7 +169,7 @@ export class StaticBuild implements StaticLookup {
     return this.loaded;
   }
 
-  lookup(req: ApiRequest, resolution: Resolution, slot: FileSlot = fileSlot(), keep = false): ApiResponse | null {
+  lookup(req: ApiRequest, resolution: Resolution, slot: FileSlot = fileSlot(), ready = false): ApiResponse | null {
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
     const key = resolution.kind === 'resolved' ? resolution.request.key : null;
     if (key === null) return null;
@@ -184,11 +184,11 @@ export class StaticBuild implements StaticLookup {
     const n = slot.n;
     if (n < 0) return null;
     const conditional = requestHeader(req, 'if-none-match') !== undefined;
-    const ready = keep && !conditional ? this.ready(slot, index, n) : null;
-    const coding = (ready ? ready.compressible : this.compressible(index, n))
+    const held = ready && !conditional ? this.ready(slot, index, n) : null;
+    const coding = (held ? held.compressible : this.compressible(index, n))
       ? negotiate(requestHeader(req, 'accept-encoding'))
       : null;
-    const answer = ready?.[coding ?? 'identity'];
+    const answer = held?.[coding ?? 'identity'];
     if (answer) {
       let bytes = answer.body.value;
       if (bytes === null) {
@@ -212,11 +212,11 @@ export class StaticBuild implements StaticLookup {
         response.headers['Content-Encoding'] = coding;
       }
       response.body = body.bytes;
-      // Kept only while the memory holds the body: other answers go to the transport as they are.
-      if (ready && body.held) {
+      // Held only while the memory holds the body: other answers go to the transport as they are.
+      if (held && body.held) {
         encode(response, requestHeader(req, 'accept-encoding'));
         response.final = true;
-        ready[coding ?? 'identity'] = { headers: Object.freeze(response.headers), body: body.held };
+        held[coding ?? 'identity'] = { headers: Object.freeze(response.headers), body: body.held };
       }
     }
     return response;

@@ -1,5 +1,5 @@
 /**
- * The static lookup's kept answers (static-lookup.ts `keep`): finished once per file and coding,
+ * The static lookup's ready answers (static-lookup.ts `ready`): finished once per file and coding,
  * then answered as they are. Each must be the answer the transport would have finished from the
  * plain lookup, header order included, for every file of a build.
  */
@@ -38,7 +38,7 @@ function largeFile() {
   return { entry, ...target(entry.request) };
 }
 
-describe('kept static answers', () => {
+describe('ready static answers', () => {
   it('are, first and then from what was kept, the answer the transport finishes from the plain lookup, for every file, method and coding', () => {
     const entries = manifest().filter((e) => e.status === 200);
     expect(entries.length).toBeGreaterThan(100);
