@@ -16,7 +16,8 @@ import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../src/cli/build-heap.js';
 
 /**
  * Builds send what they did not pre-render to an origin: the scale-4 store is too large for the
- * Netlify Function (the build would refuse, CONTRACT §7), and every scale is built the same way.
+ * Netlify Function (the build would refuse, docs/deploying.md, "Netlify's limits"), and every scale
+ * is built the same way.
  */
 export const ORIGIN = 'https://origin.example';
 

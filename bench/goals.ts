@@ -1,8 +1,8 @@
 /**
- * The goals the benchmarks are held to (issue 9's table, CONTRACT §8), each with the figure this run
- * measured and whether it met it. Each benchmark records its own; `npm run bench` (run.ts) gathers
- * them through a file it names in the environment and prints them together at the end. A benchmark
- * run alone prints its own figures and records nothing.
+ * The goals the benchmarks are held to (issue 9's table, docs/performance.md), each with the figure
+ * this run measured and whether it met it. Each benchmark records its own; `npm run bench` (run.ts)
+ * gathers them through a file it names in the environment and prints them together at the end. A
+ * benchmark run alone prints its own figures and records nothing.
  */
 import fs from 'node:fs';
 import { textTable } from './table.js';

@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: every benchmark, one after another, in one run (CONTRACT §8). Each is its own
- * script, runnable alone; this runner sequences them, stops at the first failure, and ends with the
- * goals each recorded (goals.ts), met or not.
+ * `npm run bench`: every benchmark, one after another, in one run (docs/performance.md). Each is
+ * its own script, runnable alone; this runner sequences them, stops at the first failure, and ends
+ * with the goals each recorded (goals.ts), met or not.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

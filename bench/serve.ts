@@ -1,9 +1,10 @@
 /**
- * Server benchmark (CONTRACT §8, server part): `fds serve` answering from a build (static hits) and
- * from an empty directory (every request rendered from the store), next to a static baseline — nginx
- * when installed, else serve-handler — on the same files and the same sampled requests, all measured
- * in this run. Prints req/s, p50 and p99 at saturation (32 connections), p50/p99 at a fixed 1k req/s,
- * the ratios to the baseline, and the goals next to them. Timings are printed, never asserted.
+ * Server benchmark (docs/performance.md, the server's part): `fds serve` answering from a build
+ * (static hits) and from an empty directory (every request rendered from the store), next to a
+ * static baseline — nginx when installed, else serve-handler — on the same files and the same
+ * sampled requests, all measured in this run. Prints req/s, p50 and p99 at saturation (32
+ * connections), p50/p99 at a fixed 1k req/s, the ratios to the baseline, and the goals next to
+ * them. Timings are printed, never asserted.
  *
  *   node --import tsx bench/serve.ts [--db F --dist D] [--requests 2000] [--broad 5000] [--seconds 6] [--rounds 3] [--without nginx,wrk]
  *

@@ -1,12 +1,12 @@
 /**
  * The strong ETag of a body: XXH128 of its exact bytes, base64url, quoted.
  *
- * Every 200 is hashed — each file of a build (~670 MB at demo scale 1) and each dynamic answer — so
- * the hash is a measurable share of both: SHA-1, the fastest hash node:crypto offers here, made
- * 0.28 ms of a 1 ms render of a 586 KB fixtures page, and XXH128 (WebAssembly) makes 0.07 ms. An ETag
- * needs no cryptographic strength, only that two different bodies practically never share one: the
- * build reuses the previous release's file when ETag and size match (publish/place.ts), and the
- * server's body cache is keyed by ETag. With 128 bits an accidental collision is out of reach.
+ * Every 200 is hashed — each file of a build and each dynamic answer — so the hash is a measurable
+ * share of both, and XXH128 (WebAssembly) costs a fraction of what SHA-1, the fastest hash
+ * node:crypto offers here, does (docs/performance.md). An ETag needs no cryptographic strength,
+ * only that two different bodies practically never share one: the build reuses the previous
+ * release's file when ETag and size match (publish/place.ts), and the server's body cache is keyed
+ * by ETag. With 128 bits an accidental collision is out of reach.
  *
  * Kept apart from headers.ts: the edge router bundles that for Deno, and never makes an ETag.
  */

@@ -1,7 +1,8 @@
 /**
  * The path and query parameters of the API, each a zod schema (raw string or absent → typed value,
- * or an issue carrying the contract's exact error text) paired with its OpenAPI description. A
- * route declares its parameters from these factories, so validation and documentation cannot drift.
+ * or an issue carrying the exact error text of docs/json-api.md, "Errors") paired with its OpenAPI
+ * description. A route declares its parameters from these factories, so validation and
+ * documentation cannot drift.
  */
 import { z } from 'zod';
 import { parseYmd } from '../util/time.js';

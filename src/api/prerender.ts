@@ -1,9 +1,9 @@
 /**
- * What the static build pre-renders (CONTRACT §5.1), per route, as canonical requests: every
- * enumerated query parameter is spelled out. What to enumerate comes from the route's own fields
- * (an enum's values, a boolean's two, the `limit` default and maximum) and the counts from its
- * handler, so nothing here restates a route. Enumerators are generators that stream ids from the
- * store, so the build's memory does not grow with the number of matches.
+ * What the static build pre-renders (docs/publishing.md, "What is pre-rendered"), per route, as
+ * canonical requests: every enumerated query parameter is spelled out. What to enumerate comes from
+ * the route's own fields (an enum's values, a boolean's two, the `limit` default and maximum) and
+ * the counts from its handler, so nothing here restates a route. Enumerators are generators that
+ * stream ids from the store, so the build's memory does not grow with the number of matches.
  */
 import type { StoreReader } from '../store/read/reader.js';
 import { listedClubIds } from './handlers/clubs.js';
@@ -13,6 +13,7 @@ import type { Field } from './fields.js';
 import type { AnyRoute, PrerenderRequest, Prerendered } from './route.js';
 import type { FixtureStatus } from './vocab.js';
 import { pagesToRender } from './vocab.js';
+import { addDays, ymd } from '../util/time.js';
 
 export type Enumerator = (store: StoreReader, route: AnyRoute) => Iterable<Prerendered>;
 
@@ -56,11 +57,27 @@ export function* perLeague(store: StoreReader): Iterable<PrerenderRequest> {
   for (const league of slugs(store)) yield { params: { league }, query: {} };
 }
 
-/** Only stored days: the date-less scoreboard follows the clock and is always rendered live. */
+/**
+ * Every stored day, and yesterday, today and tomorrow around the store's snapshot time even when no
+ * match is stored on them: an empty day's scoreboard is a real answer (`events: []`) and among the
+ * most asked for, so the CDN should have its file. The days are the snapshot's, not the build's
+ * wall clock, so the same store still gives the same build. The date-less scoreboard follows the
+ * clock at request time and is never a file of its own (the edge router rewrites it to today's).
+ */
 export function* scoreboards(store: StoreReader): Iterable<PrerenderRequest> {
+  const near = nearDays(store);
   for (const league of slugs(store)) {
-    for (const dates of store.matches.dates(league)) yield { params: { league }, query: { dates } };
+    const days = new Set([...store.matches.dates(league), ...near]);
+    for (const dates of [...days].sort()) yield { params: { league }, query: { dates } };
   }
+}
+
+/** Yesterday, today and tomorrow (UTC) around the snapshot time; none for a store never synced. */
+export function nearDays(store: StoreReader): string[] {
+  const at = store.meta().snapshotAt;
+  if (at === null) return [];
+  const day = new Date(at);
+  return [-1, 0, 1].map((d) => ymd(addDays(day, d)));
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * What a response reads, as topics (CONTRACT §5.3): each route declares in the route table the
- * topics its pre-rendered responses read, and each row of the store's change log names the topics
- * it touched. A response must be rendered again when the two meet; every other file of the
- * published build is still exactly its answer.
+ * What a response reads, as topics (docs/publishing.md, "Incremental builds"): each route declares
+ * in the route table the topics its pre-rendered responses read, and each row of the store's change
+ * log names the topics it touched. A response must be rendered again when the two meet; every other
+ * file of the published build is still exactly its answer.
  */
 import type { ChangeRow } from '../store/snapshots.js';
 

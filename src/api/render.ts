@@ -6,7 +6,10 @@
  */
 import type { StoreReader } from '../store/read/reader.js';
 import type { Clock } from '../util/time.js';
-import { ALLOW, CORS, PREFLIGHT, cacheControl } from './headers.js';
+import { ymd } from '../util/time.js';
+import { sharedCacheHeaders } from './cache-tags.js';
+import { ALLOW, CORS, JSON_TYPE, PREFLIGHT, cacheControl } from './headers.js';
+import { serializeWithRaw } from './raw-json.js';
 import type { Resolution, ResolvedRequest } from './resolve.js';
 import type { ApiResponse, RequestHead } from './respond.js';
 import { emptyResponse, errorResponse, finishResponse, jsonResponse } from './respond.js';
@@ -35,7 +38,15 @@ export interface RenderDeps {
   storeName?: string;
   /** Why the store is null: no store file (`disconnected`, the default) or an unreadable one (`error`). */
   storeProblem?: StoreProblem;
+  /**
+   * false: leave out the shared-cache headers (cache-tags.ts). For the build only, which records a
+   * file's ETag, Cache-Control and Content-Type and nothing else (the server adds the rest from the
+   * file's route, as here): making them cost a full build about 3 µs a file.
+   */
+  sharedCache?: false;
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 function errorResult(status: number, message: string): HandlerResult {
   return { status, body: { error: message } };
@@ -82,11 +93,24 @@ export function renderResolved(req: ApiRequest, deps: RenderDeps, resolution: Re
       ? errorResult(resolution.error.status, resolution.error.message)
       : answer(resolution.request, deps);
   const status = result.status ?? 200;
-  const cache = cacheControl(resolution.route.cache, status, !!result.live);
-  const contentType = resolution.route.contentType;
-  if (status !== 200 || !contentType) return jsonResponse(req, status, { 'Cache-Control': cache }, result.body);
+  const { route } = resolution;
+  const live = !!result.live;
+  const cache = cacheControl(route.cache, status, live);
+  // For shared caches: lifetimes, Netlify-Vary and a 200's tags (cache-tags.ts); an invalid request has no values.
+  const request = resolution.kind === 'resolved' ? resolution.request : null;
+  const shared =
+    deps.sharedCache === false
+      ? NO_HEADERS
+      : sharedCacheHeaders(route, status, live, request?.params ?? {}, request?.query ?? {}, () => ymd(deps.clock()));
+  const contentType = route.contentType;
+  if (status !== 200) return jsonResponse(req, status, { 'Cache-Control': cache, ...shared }, result.body);
+  if (!contentType) {
+    // A 200's headers in the order a pre-rendered file's are (server/static-lookup.ts): the shared ones after CORS.
+    const headers = { 'Content-Type': JSON_TYPE, 'Cache-Control': cache, ...CORS, ...shared };
+    return finishResponse(req, status, headers, serializeWithRaw(result.body));
+  }
   // A non-JSON route (the front door): its handler's body is the text itself.
   if (typeof result.body !== 'string') return errorResponse(req, 500, 'Internal server error');
-  const headers = { 'Content-Type': contentType, 'Cache-Control': cache, ...CORS };
+  const headers = { 'Content-Type': contentType, 'Cache-Control': cache, ...CORS, ...shared };
   return finishResponse(req, status, headers, Buffer.from(result.body, 'utf8'));
 }

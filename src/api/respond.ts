@@ -4,7 +4,7 @@
  * and HEAD. `Content-Length` is the transport's: it knows the bytes it sends (after compression).
  */
 import { etagOf } from './etag.js';
-import { CORS, JSON_TYPE, ifNoneMatch } from './headers.js';
+import { CORS, JSON_TYPE, SHARED_NO_STORE, ifNoneMatch } from './headers.js';
 import { serializeWithRaw } from './raw-json.js';
 
 export interface ApiResponse {
@@ -70,14 +70,14 @@ export function jsonResponse(
   return finishResponse(req, status, { 'Content-Type': JSON_TYPE, ...extra, ...CORS }, body);
 }
 
-/** `{"error": …}`, never cached. */
+/** `{"error": …}`, never cached, by a browser or a shared cache. */
 export function errorResponse(
   req: RequestHead,
   status: number,
   message: string,
   extra: Record<string, string> = {},
 ): ApiResponse {
-  return jsonResponse(req, status, { 'Cache-Control': 'no-store', ...extra }, { error: message });
+  return jsonResponse(req, status, { 'Cache-Control': 'no-store', ...SHARED_NO_STORE, ...extra }, { error: message });
 }
 
 /** A CORS preflight: no body. */

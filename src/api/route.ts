@@ -154,6 +154,34 @@ export interface RouteDef<P, Q> {
   groupReads?: (params: Readonly<Record<string, string>>) => string[];
   /** Required with `prerender`, and on a route that aliases name. */
   reach?: Reach;
+  /**
+   * The query parameter whose absence means "today, UTC, at request time": such a request answers as
+   * the one naming today, so a server may answer it from today's published file (it then changes
+   * when a release is published, as its purge does, not when the store changes under it).
+   */
+  today?: string;
+  /**
+   * The cache tags (cache-tags.ts) of the route's 200 answers: first the answer's own — what a
+   * publish purges when the answer's bytes change — then what else it shows. Default: the route's
+   * name, for a route without path parameters; none for the cache class `none`.
+   */
+  cacheTags?: (req: TagRequest) => string[];
+  /**
+   * Query parameters `Netlify-Vary` names besides the route's own: those of the routes whose requests
+   * its files also answer (`aliases`), so that one file's answer has one header set whichever form asked.
+   */
+  varyAlso?: readonly string[];
+}
+
+/**
+ * What a route's cache tags are made of: the request's path and query values, typed (a render) or
+ * canonical text (a pre-rendered request): tags read only identities (league, ids, days), which are
+ * the same text either way. `today`: the UTC day at request time, for what defaults to it.
+ */
+export interface TagRequest {
+  params: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, unknown>>;
+  today: () => string;
 }
 
 // The table holds routes of many parameter shapes; the core handles them uniformly.

@@ -34,6 +34,7 @@ import { buildOpenApi } from './openapi.js';
 import * as R from './responses.js';
 import * as pre from './prerender.js';
 import { topic } from './reads.js';
+import { cacheTag } from './cache-tags.js';
 
 const BASE = '/get/soccer';
 /** What every per-league response reads besides its own data: the league record and its catalogue. */
@@ -57,6 +58,11 @@ const playsPage = (p: Readonly<Record<string, string>>, important: boolean) => [
 ];
 const league = leagueParam;
 const LEAGUE_ERRORS = [400, 404];
+
+/** The cache tags of an answer of one league (cache-tags.ts): its own, then its league. */
+const ofLeague = (own: string, p: Readonly<Record<string, string>>) => [own, cacheTag.league(p.league!)];
+/** Every answer about one match (its summary in both forms, its plays pages) has the match's tag. */
+const matchTags = (p: Readonly<Record<string, string>>, id: string) => ofLeague(cacheTag.match(p.league!, id), p);
 
 const MAX_FIXTURES_LIMIT = 200;
 
@@ -113,7 +119,10 @@ export const API_ROUTES: readonly AnyRoute[] = [
     handle: ({ store, clock, params, query }) => scoreboard(store, clock, params.league, query.dates),
     prerender: pre.scoreboards,
     reads: ({ params: p, query: q }) => [topic.day(p.league!, q.dates!), ...leagueLevel(p.league!)],
+    cacheTags: ({ params: p, query: q, today }) =>
+      ofLeague(cacheTag.scoreboard(p.league!, (q.dates as string | null | undefined) ?? today()), p),
     reach: { level: 'league', hot: (q, nearDay) => q.dates !== undefined && nearDay(q.dates) },
+    today: 'dates',
   }),
   defineRoute({
     name: 'fixtures',
@@ -144,6 +153,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
         : [topic.matches(p.league!)]),
       ...leagueLevel(p.league!),
     ],
+    cacheTags: ({ params: p }) => ofLeague(cacheTag.fixtures(p.league!), p),
     reach: { level: 'league', hot: plain },
   }),
   defineRoute({
@@ -157,6 +167,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
     response: R.MatchSummary,
     errors: LEAGUE_ERRORS,
     handle: ({ store, params, query }) => summary(store, params.league, query.event, query.fields),
+    cacheTags: ({ params: p, query: q }) => matchTags(p, q.event as string),
     reach: { level: 'match', hot: always },
   }),
   defineRoute({
@@ -173,6 +184,9 @@ export const API_ROUTES: readonly AnyRoute[] = [
     prerender: pre.events,
     reads: ({ params }) => matchResponse(params),
     groupReads: matchResponse,
+    cacheTags: ({ params: p }) => matchTags(p, p.eventId!),
+    // Its file also answers /summary?event=ID (below): the same Netlify-Vary for both forms.
+    varyAlso: ['event'],
     reach: { level: 'match', hot: plain },
     // One pre-rendered file answers both forms: /events/ID is the summary of event ID.
     aliases: (req) =>
@@ -200,6 +214,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
     // also which plays the summary names key events. Nothing else of the match's record or summary.
     reads: ({ params, query: q }) => playsPage(params, !(q.important === undefined || q.important === 'false')),
     groupReads: (params) => playsPage(params, true),
+    cacheTags: ({ params: p }) => matchTags(p, p.eventId!),
     reach: {
       level: 'match',
       // The first page, all plays or the important ones.
@@ -219,6 +234,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
     handle: ({ store, params }) => clubs(store, params.league),
     prerender: pre.perLeague,
     reads: ({ params: p }) => [topic.matches(p.league!), topic.clubs, ...leagueLevel(p.league!)],
+    cacheTags: ({ params: p }) => ofLeague(cacheTag.clubs(p.league!), p),
     reach: { level: 'league', hot: always },
   }),
   defineRoute({
@@ -236,6 +252,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
     // Not the league's matches: a club seen in a match has its record in the clubs table (the sync
     // stores every competitor), and whether it is listed at all is the plan's (clubs/index) business.
     reads: ({ params: p }) => [topic.club(p.clubId!), topic.roster(p.clubId!), ...leagueLevel(p.league!)],
+    cacheTags: ({ params: p }) => ofLeague(cacheTag.club(p.league!, p.clubId!), p),
     reach: { level: 'league' },
   }),
   defineRoute({
@@ -251,6 +268,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
     handle: ({ store, params, query }) => standings(store, params.league, query.season),
     prerender: pre.standings,
     reads: ({ params: p }) => [topic.standings(p.league!), ...leagueLevel(p.league!)],
+    cacheTags: ({ params: p }) => ofLeague(cacheTag.standings(p.league!), p),
     reach: { level: 'league', hot: plain },
   }),
   defineRoute({

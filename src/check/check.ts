@@ -1,10 +1,11 @@
 /**
  * `fds check`: the published build against the store. Every file must equal the dynamic render of
- * its request (and of its aliases) in status, body and headers; every literal rule must point at a
- * file; and a seeded sample of bent requests, resolved through Netlify's own matcher (after the
- * release's edge router, when it has one) and through the server's static lookup, must get exactly
- * the dynamic answer whenever a file answers. It also counts how many pre-rendered requests — and
- * of the hot set — the CDN reaches from files, each asked in its shortest spelling.
+ * its request (and of its aliases) in status, body and headers, and `_headers` must give it the
+ * manifest's Cache-Control and Content-Type; every literal rule must point at a file; and a seeded
+ * sample of bent requests, resolved through Netlify's own matcher (after the release's edge router,
+ * when it has one) and through the server's static lookup, must get exactly the dynamic answer
+ * whenever a file answers. It also counts how many pre-rendered requests — and of the hot set — the
+ * CDN reaches from files, each asked in its shortest spelling.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,8 +15,7 @@ import { parseQuery } from '../api/query.js';
 import { agreesWithNetlify } from '../netlify/query.js';
 import { StoreReader } from '../store/read/reader.js';
 import { systemClock } from '../util/time.js';
-import { CdnEmulator } from '../netlify/cdn-emulator.js';
-import type { CdnResponse } from '../netlify/cdn-emulator.js';
+import { CdnView } from './cdn-view.js';
 import { linesSync } from '../util/lines.js';
 import { readManifest } from '../release/manifest.js';
 import { MANIFEST_FILE, currentRelease } from '../release/layout.js';
@@ -63,14 +63,27 @@ export class CheckError extends Error {}
 
 const MAX_REASONS = 20;
 const COMPARED = ['ETag', 'Cache-Control', 'Content-Type'] as const;
+/** What `_headers` gives a file: Netlify makes the ETag itself, from the file's bytes. */
+const FROM_HEADERS = ['Cache-Control', 'Content-Type'] as const;
 
-function differs(expected: ApiResponse, actual: CdnResponse, allHeaders: boolean): string | null {
+interface Answered {
+  status: number;
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+function differs(
+  expected: ApiResponse,
+  actual: Answered,
+  allHeaders: boolean,
+  compared: readonly string[] = COMPARED,
+): string | null {
   if (expected.status !== actual.status) return `status ${actual.status}, dynamic ${expected.status}`;
   if (!expected.body.equals(actual.body))
     return `body differs from the dynamic one (${actual.body.length} vs ${expected.body.length} bytes)`;
   const names = allHeaders
     ? [...new Set([...Object.keys(expected.headers), ...Object.keys(actual.headers)])]
-    : COMPARED;
+    : compared;
   for (const h of names)
     if (expected.headers[h] !== actual.headers[h])
       return `${h} ${JSON.stringify(actual.headers[h])}, dynamic ${JSON.stringify(expected.headers[h])}`;
@@ -108,7 +121,7 @@ function literalTargets(redirects: string): Map<string, string> {
   return out;
 }
 
-async function reachedByCdn(cdn: CdnEmulator, path: string, query: string, file: string): Promise<boolean> {
+async function reachedByCdn(cdn: CdnView, path: string, query: string, file: string): Promise<boolean> {
   const via = await cdn.serve('GET', path, query);
   return via.kind === 'file' && via.file === file;
 }
@@ -133,7 +146,7 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
   const rng = seededRng(opts.seed ?? 1);
   let files = 0;
   let seen = 0;
-  const cdn = await CdnEmulator.open(release);
+  const cdn = await CdnView.open(release);
   const policy = new ReachPolicy(store, snapshotClock(store)());
   const reach = noReach();
   const literals = literalTargets(path.join(release, '_redirects'));
@@ -150,17 +163,26 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
         mismatch(`${entry.file}: listed in the manifest but missing`);
         continue;
       }
-      const stored: CdnResponse = {
+      const stored: Answered = {
         status: entry.status,
         body,
-        sendBody: true,
         headers: { ETag: entry.etag, 'Cache-Control': entry.cacheControl, 'Content-Type': entry.contentType },
       };
       if (body.length !== entry.bytes)
         mismatch(`${entry.file}: ${body.length} bytes on disk, the manifest says ${entry.bytes}`);
       for (const url of [entry.request, ...entry.aliases]) {
-        const diff = differs(dynamic(splitUrl(url)), stored, false);
+        const rendered = dynamic(splitUrl(url));
+        const diff = differs(rendered, stored, false);
         if (diff) mismatch(`${entry.file} (for ${url}): ${diff}`);
+        if (url === entry.request) {
+          // What the CDN sends with the file: the headers `_headers` gives its path.
+          const given = cdn.headersFor(`/${entry.file}`);
+          for (const h of FROM_HEADERS)
+            if (given[h] !== rendered.headers[h])
+              mismatch(
+                `${entry.file}: _headers gives ${h} ${JSON.stringify(given[h])}, dynamic ${JSON.stringify(rendered.headers[h])}`,
+              );
+        }
         const asked = defaultSpelling(url);
         if (asked) {
           const hot = policy.isHot(asked);
@@ -214,7 +236,8 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
       } else if (viaCdn.kind === 'file') {
         cdnFiles++;
         // The edge router reads the URL the platform parsed; the fallback would be handed the same.
-        const diff = differs(viaCdn.via === 'edge' ? dynamic(viaCdn.asked) : expected, viaCdn.response, false);
+        const served = { status: 200, body: fs.readFileSync(path.join(release, viaCdn.file)), headers: viaCdn.headers };
+        const diff = differs(viaCdn.via === 'edge' ? dynamic(viaCdn.asked) : expected, served, false, FROM_HEADERS);
         if (diff) {
           const hint = readsLikeNetlify(req.query)
             ? ''

@@ -13,8 +13,8 @@ const { version } = ownPackage(import.meta.url);
 
 /**
  * The commands, in the order help lists them. Each is loaded only when it runs (or when help lists
- * them all): a command's modules take a tenth of a second to load, and `fds build` after each sync
- * should not pay for the sync's and the server's.
+ * them all): a command's modules take noticeable time to load, and `fds build` after each sync
+ * should not pay for the sync's and the server's (docs/performance.md).
  */
 const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Command>]> = [
   ['sync', async () => (await import('./commands/sync.js')).syncCommand()],

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `fds`: the command line's entry. It loads only what decides whether a build starts again at once
- * with its heap flags (build-heap.ts), which is all such a build's first process does: commander,
- * the store's module and the rest of the command line (cli.ts) took it ~0.1 s to load.
+ * with its heap flags (build-heap.ts), which is all such a build's first process does: loading
+ * commander, the store's module and the rest of the command line (cli.ts) would only delay it
+ * (docs/performance.md).
  */
 import { runBounded } from './build-heap.js';
 import { prestartForBuild, startsAgainAtOnce } from './prestart.js';
@@ -19,7 +20,7 @@ if (startsAgainAtOnce(process.argv)) process.exitCode = await runBounded();
 else {
   // A build may render in a worker beside its own thread (write-release.ts): started now, the worker
   // loads while this thread loads the command and plans; a build that wants none lets it go. (A build
-  // started again above starts its own: one started here first only took CPU from it.)
+  // started again above starts its own: one started here first would only take CPU from it.)
   prestartForBuild(process.argv);
   await (await import('./cli.js')).main(process.argv);
 }

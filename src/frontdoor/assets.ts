@@ -50,7 +50,7 @@ let version: string | null = null;
 /**
  * A hash of the assets' bytes: a build whose assets changed is not a build with nothing to do.
  * Worked out once per process, like the code version (build-info.ts): `fds build` asks before it
- * builds and again as it builds, and Swagger UI's bundle alone is 1.7 MB.
+ * builds and again as it builds, and Swagger UI's bundle alone is large.
  */
 export function assetsVersion(): string {
   if (version) return version;

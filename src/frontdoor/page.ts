@@ -1,8 +1,9 @@
 /**
- * The front door (CONTRACT §4.11): the HTML page a person sees at `/`. A pure function of what the
- * store and the route table say (data.ts), so the built `index.html` and the page `fds serve`
- * renders are the same bytes. Everything it loads comes from its own origin: its stylesheet and
- * script, and the API reference renderer, which reads `/openapi.json`.
+ * The front door (docs/json-api.md, "`GET /openapi.json` and `GET /`"): the HTML page a person sees
+ * at `/`. A pure function of what the store and the route table say (data.ts), so the built
+ * `index.html` and the page `fds serve` renders are the same bytes. Everything it loads comes from
+ * its own origin: its stylesheet and script, and the API reference renderer, which reads
+ * `/openapi.json`.
  *
  * Landmarks: Swagger UI renders the reference inside its own <main>, and a document has one main, so
  * the page's other parts are named regions (sections with headings) rather than a second <main>.
@@ -43,9 +44,9 @@ const PROVIDERS: Record<string, string> = {
 };
 
 function freshness(d: FrontDoorData): string {
-  // Only what moves with the data: a sync that changes nothing, failing or not, leaves every response
-  // as it was (CONTRACT §2.4) — this page included, or a build that publishes nothing would leave a
-  // page behind that the server no longer renders.
+  // Only what moves with the data: a sync that changes nothing, failing or not, leaves every
+  // response as it was (docs/json-api.md, "Freshness") — this page included, or a build that
+  // publishes nothing would leave a page behind that the server no longer renders.
   const warnings: string[] = [];
   if (!d.snapshotAt) {
     warnings.push('No sync has brought data yet, so the store holds no football data. Run <code>fds sync</code>.');

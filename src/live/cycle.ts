@@ -1,6 +1,7 @@
 /**
- * One cycle of `fds live`: sync the store at one instant, then build and publish what changed. The
- * server picks the new release up by itself (server/static-lookup.ts), so a cycle never touches it.
+ * One cycle of `fds live`: sync the store at one instant, then build and publish what changed, then
+ * start purging the shared caches of what that changed (without waiting for it). The server picks
+ * the new release up by itself (server/static-lookup.ts), so a cycle never touches it.
  */
 import path from 'node:path';
 import type { DB } from '../store/db.js';
@@ -11,6 +12,9 @@ import type { Provider } from '../sync/provider.js';
 import { failureReasons, runSync } from '../sync/run-sync.js';
 import type { SyncReport, UnitResult } from '../sync/run-sync.js';
 import { isoSeconds } from '../util/time.js';
+import type { Purger } from '../purge/purger.js';
+import type { PurgeReport } from '../purge/report.js';
+import { formatPurgeReport } from '../purge/report.js';
 
 export interface CycleDeps {
   /** The writable store the syncs write to, and a reader on the same file for the builds. */
@@ -18,6 +22,10 @@ export interface CycleDeps {
   reader: StoreReader;
   out: string;
   workers?: number;
+  /** Where the release's rules send what has no file (publish/rules: a Netlify Function or an origin URL). */
+  fallback?: string;
+  /** Purges the tags of each publish's changed answers (`--purge`); none: no purging. */
+  purger?: Purger | null;
   leagues: readonly string[];
   concurrency: number;
   signal?: AbortSignal;
@@ -33,6 +41,12 @@ export interface CycleReport {
   /** null: not built, because the loop was stopped during the sync. */
   build: BuildSummary | null;
   seconds: number;
+  /**
+   * The purge this cycle started (with the tags of what it published, and whatever earlier ones left
+   * pending), settling with its report within the purger's wait; null without a purger. Not part
+   * of the cycle's time: the cycle is over before it settles.
+   */
+  purge: Promise<PurgeReport> | null;
 }
 
 export async function runCycle(deps: CycleDeps, provider: Provider, at: Date): Promise<CycleReport> {
@@ -48,14 +62,21 @@ export async function runCycle(deps: CycleDeps, provider: Provider, at: Date): P
   const syncSeconds = (performance.now() - started) / 1000;
   const summary = deps.signal?.aborted
     ? null
-    : await build({ store: deps.reader, out: deps.out, workers: deps.workers });
-  return { at, sync, syncSeconds, build: summary, seconds: (performance.now() - started) / 1000 };
+    : await build({ store: deps.reader, out: deps.out, workers: deps.workers, fallback: deps.fallback });
+  const seconds = (performance.now() - started) / 1000;
+  // Pending tags of earlier cycles go too, published or not: a target that was down gets them sooner.
+  const purge = deps.purger ? deps.purger.purge(summary?.changedTags ?? []) : null;
+  return { at, sync, syncSeconds, build: summary, seconds, purge };
 }
 
 const secs = (s: number) => `${s.toFixed(1)}s`;
 
-/** The one line a cycle prints: clock, what the sync changed, what the build rendered and wrote, seconds. */
-export function cycleLine(n: number, r: CycleReport): string {
+/**
+ * The one line a cycle prints: clock, what the sync changed, what the build rendered and wrote,
+ * seconds; then, given its purge's report, what that purged (or why not) — left out when there was
+ * nothing to purge and nothing is pending.
+ */
+export function cycleLine(n: number, r: CycleReport, purged?: PurgeReport | null): string {
   const { sync } = r;
   const units = sync.units.ok + sync.units.failed + sync.units.unavailable;
   const failed = sync.units.failed ? `, ${sync.units.failed} FAILED (${failureReasons(sync.failures)})` : '';
@@ -68,5 +89,10 @@ export function cycleLine(n: number, r: CycleReport): string {
       ? `build: nothing to publish, ${path.basename(b.release)} stays in ${secs(b.seconds)}`
       : `build ${b.rendered} rendered, ${b.added + b.changed} written, ${b.deleted} deleted, ` +
         `published ${path.basename(b.release)} in ${secs(b.seconds)}`;
-  return `cycle ${n} at ${isoSeconds(r.at)}: ${synced}; ${built}; ${secs(r.seconds)} in all`;
+  const purge = purged ? formatPurgeReport(purged) : null;
+  const tail = purge && purge !== NOTHING_TO_PURGE ? `; ${purge}` : '';
+  return `cycle ${n} at ${isoSeconds(r.at)}: ${synced}; ${built}; ${secs(r.seconds)} in all${tail}`;
 }
+
+/** formatPurgeReport's line when every target is idle and had nothing to send. */
+const NOTHING_TO_PURGE = 'purge: nothing to purge';

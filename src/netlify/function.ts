@@ -4,19 +4,58 @@
  * with the bytes a pre-rendered file would hold. `netlify/functions/fds.mjs` re-exports it from the
  * compiled tree, which is what Netlify's bundler packs.
  *
+ * The store it ships is the slim one `fds build` writes (function-package.ts): every row the render
+ * core reads, without the per-match bodies (summaries, play streams), which it reads from the
+ * deploy's Netlify Blobs store when a request needs one (deploy-bodies.ts) — so the archive stays
+ * within Netlify's limits however many seasons the store holds. Given a full store (FDS_DB), it
+ * reads the bodies from the store itself.
+ *
  * It declares no `config.path` on purpose: a function with a path runs before the redirect rules and
  * would take requests the files should answer.
  */
 import { render } from '../app/render.js';
+import type { ApiRequest, ApiResponse, Deps } from '../app/render.js';
+import type { StoreReader } from '../store/read/reader.js';
 import { StoreSource } from '../server/store-source.js';
+import type { BlobSource } from './deploy-bodies.js';
+import { BodyUnavailable, DeployBodies } from './deploy-bodies.js';
+import { FUNCTION_STORE } from './function-store.js';
 import { netlifyCanonicalQuery } from './query.js';
 
-/** Where the store is, relative to the function's working directory (netlify.toml `included_files`). */
-export const FUNCTION_STORE = 'data/football.sqlite';
+export { FUNCTION_STORE } from './function-store.js';
 
 // Uptime by the monotonic clock: the wall clock may jump.
 const startedAt = performance.now();
 const stores = new Map<string, StoreSource>();
+
+let bodies: { reader: StoreReader; bodies: DeployBodies | null } | null = null;
+
+/**
+ * The deploy's Netlify Blobs store, for a request that needs a body. Netlify hands each invocation
+ * its blobs context (site, deploy, token) in the environment, so the store is made per request; the
+ * client is imported when first needed, so a function over a full store never loads it.
+ */
+let blobsClient: Promise<typeof import('@netlify/blobs')> | null = null;
+async function deployBlobs(): Promise<BlobSource> {
+  blobsClient ??= import('@netlify/blobs');
+  const { getDeployStore } = await blobsClient.catch((err: unknown) => {
+    blobsClient = null;
+    throw err;
+  });
+  const store = getDeployStore();
+  return {
+    async get(key: string) {
+      const data = await store.get(key, { type: 'arrayBuffer' });
+      return data === null ? null : Buffer.from(data);
+    },
+  };
+}
+
+/** The body reads of this reader, hooked once per reader (the store may be reopened). */
+function bodiesOf(reader: StoreReader): DeployBodies | null {
+  if (bodies?.reader !== reader) bodies = { reader, bodies: DeployBodies.attach(reader, deployBlobs) };
+  return bodies.bodies;
+}
 
 /** The store FDS_DB names (read on each request), opened once, as the server opens its own. */
 function storeSource(): StoreSource {
@@ -46,20 +85,38 @@ export function clientTarget(request: Request): { path: string; rawQuery: string
 
 export default async function handler(request: Request): Promise<Response> {
   const { path, rawQuery } = clientTarget(request);
-  const headers = Object.fromEntries(request.headers);
+  const req: ApiRequest = { method: request.method, path, rawQuery, headers: Object.fromEntries(request.headers) };
   const source = storeSource();
-  const res = render(
-    { method: request.method, path, rawQuery, headers },
-    {
-      store: source.get(),
-      clock: () => new Date(),
-      uptime: () => (performance.now() - startedAt) / 1000,
-      storeName: source.name,
-      storeProblem: source.problem ?? 'disconnected',
-    },
-  );
+  const store = source.get();
+  const deps: Deps = {
+    store,
+    clock: () => new Date(),
+    uptime: () => (performance.now() - startedAt) / 1000,
+    storeName: source.name,
+    storeProblem: source.problem ?? 'disconnected',
+  };
+  const res = await answer(req, deps, store && bodiesOf(store));
   // Opened again on the next request: the store may be back (or replaced).
   if (res.status === 503) source.reset();
   // Content-Length is the platform's: a Response states the length of what it sends.
   return new Response(res.sendBody ? res.body : null, { status: res.status, headers: res.headers });
+}
+
+/**
+ * The render core's answer; when it read a match whose bodies are in the deploy's blobs and not yet
+ * here, they are fetched and the request rendered again (deploy-bodies.ts). Bodies that cannot be
+ * had make it a 503, as a store that cannot be read does.
+ */
+async function answer(req: ApiRequest, deps: Deps, bodies: DeployBodies | null): Promise<ApiResponse> {
+  const first = render(req, deps);
+  const wanted = bodies?.takeWanted() ?? [];
+  if (!bodies || !wanted.length) return first;
+  try {
+    const fetched = await bodies.load(wanted);
+    return bodies.renderWith(fetched, () => render(req, deps));
+  } catch (err) {
+    if (!(err instanceof BodyUnavailable)) throw err;
+    console.error(`fds function: ${err.message}`);
+    return render(req, { ...deps, store: null, storeProblem: 'error' });
+  }
 }

@@ -5,8 +5,9 @@
  * every other file is hard-linked from the published release, and a build with nothing to do
  * returns at once. Memory stays flat: the plan streams from the store, bodies are held only while
  * in flight, and rule candidates are spooled to disk.
- * The function the fallback may be is measured first (function-size.ts): a build whose fallback
- * could not deploy fails before any work. With `--router edge` the build also writes an edge function
+ * When the fallback is the Netlify Function, its package (netlify/function-package.ts: a slim store
+ * and the deploy's blobs of per-match bodies) is made and measured first, as Netlify counts it: a
+ * build whose function could not deploy fails before any work. With `--router edge` the build also writes an edge function
  * holding the index of what it pre-rendered (netlify/edge/bundle.ts).
  */
 import nodeFs from 'node:fs';
@@ -14,7 +15,8 @@ import path from 'node:path';
 import { ROUTES } from '../app/routes.js';
 import { assetReleasePaths, assetsVersion } from '../frontdoor/assets.js';
 import { EDGE_FILE } from '../netlify/edge/bundle.js';
-import { checkFunctionFits, functionBundleSize } from '../netlify/function-size.js';
+import { checkFunctionFits } from '../netlify/function-size.js';
+import { FunctionPackage } from '../netlify/function-package.js';
 import type { BuildInfo } from '../release/build-info.js';
 import { BUILD_INFO_FILE, codeVersion, readBuildInfo } from '../release/build-info.js';
 import type { ReleaseLayout } from '../release/layout.js';
@@ -98,13 +100,11 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const settings = settingsOf(opts);
   const { fallback, ruleBudget: budget, router } = settings;
-  // Before any work: a function that cannot deploy makes the whole build pointless.
-  const functionSize = isFunction(fallback) ? functionBundleSize(opts.store.db.name) : null;
-  if (functionSize) checkFunctionFits(functionSize, fallback);
   const fs = opts.fs ?? nodeFs;
   const layout = releaseLayout(opts.out, fs);
   const unlock = acquireLock(layout);
   let temp: string | null = null;
+  let fn: FunctionPackage | null = null;
   const seconds = () => (performance.now() - started) / 1000;
   try {
     cleanStale(layout);
@@ -116,8 +116,15 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     // Its own reads are a build's too (render-worker.ts).
     const restoreCache = smallPageCache(store.db);
     try {
+      // Before any work: a function that cannot deploy makes the whole build pointless.
+      fn = isFunction(fallback) ? await FunctionPackage.prepare(store, opts.out) : null;
+      if (fn) checkFunctionFits(fn.size, fallback);
+      const functionSize = fn?.size ?? null;
       const { info, scope } = scopeFor(store, previous, settings, !!opts.full);
-      if (scope.kind === 'none' && previous) return unchanged(previous, router, functionSize, seconds());
+      if (scope.kind === 'none' && previous) {
+        fn?.commit(store);
+        return unchanged(previous, router, functionSize, fn?.blobs ?? null, seconds());
+      }
       const keep = opts.keepReleases ?? 2;
       const recycler = previous && !opts.full ? takeTree(layout, previous, keep) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
@@ -148,6 +155,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       }
       await recycler?.discarded;
       temp = null;
+      fn?.commit(store);
       return {
         release,
         published: !nothingChanged,
@@ -165,6 +173,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
           : written.rules.reach,
         edge: written.edge,
         functionSize,
+        functionBlobs: fn?.blobs ?? null,
+        changedTags: nothingChanged ? [] : written.changedTags,
         seconds: seconds(),
       };
     } finally {
@@ -172,6 +182,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       restoreCache();
     }
   } finally {
+    fn?.discard();
     if (temp) removeTemp(fs, temp);
     unlock();
   }
@@ -182,6 +193,7 @@ function unchanged(
   previous: string,
   router: BuildSummary['router'],
   functionSize: BuildSummary['functionSize'],
+  functionBlobs: BuildSummary['functionBlobs'],
   seconds: number,
 ): BuildSummary {
   const { files, bytes } = countManifest(path.join(previous, MANIFEST_FILE));
@@ -195,7 +207,7 @@ function unchanged(
     files,
     bytes,
     ...{ added: 0, changed: 0, unchanged: files, deleted: 0, failed: 0, failures: [], rules: null },
-    ...{ router, reach: null, edge: null, functionSize },
+    ...{ router, reach: null, edge: null, functionSize, functionBlobs, changedTags: [] },
     seconds,
   };
 }

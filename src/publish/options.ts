@@ -5,6 +5,7 @@
 import type { BuildInfo } from '../release/build-info.js';
 import type { EdgeBundleStats } from '../netlify/edge/bundle.js';
 import type { FunctionSize } from '../netlify/function-size.js';
+import type { BlobCounts } from '../netlify/function-package.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { OutputFs } from '../util/lines.js';
 import type { Clock } from '../util/time.js';
@@ -63,8 +64,15 @@ export interface BuildSummary {
   reach: ReachCount | null;
   /** The edge function's module (`--router edge`). */
   edge: EdgeBundleStats | null;
-  /** The fallback function's bundle, when the fallback is the Netlify Function. */
+  /** The fallback function's archive, as Netlify counts it, when the fallback is the Netlify Function. */
   functionSize: FunctionSize | null;
+  /** The deploy's blobs of per-match bodies the function reads (what this build wrote of them). */
+  functionBlobs: BlobCounts | null;
+  /**
+   * What shared caches must purge now that it is published: the own cache tag of each answer whose
+   * bytes it changed, added or removed (publish/place/changed-tags.ts); none when nothing was published.
+   */
+  changedTags: string[];
   seconds: number;
 }
 

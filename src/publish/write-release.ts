@@ -256,6 +256,8 @@ class ReleaseWriter {
     // What the recycled release held that this build does not have (the rest is the build's now).
     if (!counts.failed) recycler?.finish(this.vanished, this.placedLate);
     const removed = [...this.vanished].filter((file) => !this.placedLate.has(file));
+    const { changedTags } = this.record;
+    for (const file of removed) changedTags.removed(file);
     if (this.listed) this.rewritten.push(...this.placer.copied);
     // The assets first: the rules reach the files the release holds.
     copyAssets(temp);
@@ -273,7 +275,8 @@ class ReleaseWriter {
     const deleted = previous ? Math.max(0, this.known.files - counts.unchanged - counts.changed) : 0;
     const workers = this.pool?.size ?? 0;
     const { placer, rewritten } = this;
-    return { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats, rewritten, removed };
+    const changed = { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats };
+    return { ...changed, rewritten, removed, changedTags: changedTags.list };
   }
 }
 

@@ -92,18 +92,16 @@ export function cloudflareTarget(opts: {
  * the documented JSON body rather than the `Surrogate-Key` header the endpoint also takes: 256 of
  * our keys come near the 8 KB per header line that many servers and proxies allow.
  *
- * A soft purge (`Fastly-Soft-Purge: 1`) marks the objects stale instead of dropping them. Our
- * answers carry max-age and no stale-while-revalidate, so the next request for a stale object
- * waits for the origin and gets the new answer, as after a hard purge; but when the origin fails,
- * stale-if-error can still serve the old answer, which a hard purge would have thrown away. Should
- * answers ever carry stale-while-revalidate, a soft purge would let the next request get the old
- * answer once, and this must become a hard purge.
+ * A hard purge: the objects are dropped. A soft purge (`Fastly-Soft-Purge: 1`) would only mark them
+ * stale, and our answers carry stale-while-revalidate (api/headers.ts `SHARED_CACHE_POLICY`), so the
+ * next request for a purged answer would still get the old one while Fastly fetches the new: the
+ * purge would end an answer one request late, after up to a publish cycle more. What a soft purge
+ * kept — the old answer for stale-if-error while the origin is down — is not worth that.
  */
 export function fastlyTarget(opts: { token: string; serviceId: string; apiUrl: string }): PurgeTarget {
   const url = endpoint(opts.apiUrl, `/service/${encodeURIComponent(opts.serviceId)}/purge`);
   const headers = {
     'fastly-key': opts.token,
-    'fastly-soft-purge': '1',
     'content-type': 'application/json',
     accept: 'application/json',
   };

@@ -97,12 +97,14 @@ export class Purger {
 
   /**
    * For a one-shot run (`fds build --purge`): sends every pending tag, waiting out rates and
-   * retrying failures, until none is left or `withinMs` has passed. Never rejects.
+   * retrying failures, until none is left or `withinMs` has passed. After the first round, a request
+   * starts only while it can still be answered or time out before then, so the report says how the
+   * last one ended rather than that it is still in flight. Never rejects.
    */
   async flush(withinMs: number): Promise<PurgeReport> {
     const end = this.now() + withinMs;
-    for (;;) {
-      this.startRounds();
+    for (let first = true; ; first = false) {
+      if (first || end - this.now() >= this.timeoutMs) this.startRounds();
       await this.within(Promise.all(this.targets.map((t) => t.round)), end - this.now());
       const left = end - this.now();
       const waiting = this.targets.filter((t) => t.pending.size || t.round);

@@ -48,3 +48,20 @@ function clause(t: TargetReport): string {
   }
   return `${t.name} ${parts.join(', ') || 'nothing to purge'}`;
 }
+
+/**
+ * Two reports of one purger in a row as one (a one-shot purge: what `purge` did, then `flush`):
+ * counts added up, the state as the later one found it.
+ */
+export function mergeReports(first: PurgeReport, then: PurgeReport): PurgeReport {
+  return {
+    targets: then.targets.map((t, i) => {
+      const a = first.targets[i];
+      return a ? { ...t, purged: a.purged + t.purged, requests: a.requests + t.requests, ms: a.ms + t.ms } : t;
+    }),
+  };
+}
+
+/** Whether any target failed or still has tags pending. */
+export const purgeIncomplete = (report: PurgeReport): boolean =>
+  report.targets.some((t) => t.error !== undefined || t.pending > 0 || t.busy);

@@ -1,8 +1,9 @@
 /**
  * `build.json` in every release: which code built it and from which snapshot of the store
- * (CONTRACT §5.3). The next build re-renders only what the store's change log says changed since
- * that snapshot — unless another code version built it, or the store is not the one it was built
- * from, or the log no longer reaches back that far: then it builds in full.
+ * (docs/publishing.md, "Incremental builds"). The next build re-renders only what the store's
+ * change log says changed since that snapshot — unless another code version built it, or the store
+ * is not the one it was built from, or the log no longer reaches back that far: then it builds in
+ * full.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -4,7 +4,7 @@
  * query: `_s/get/soccer/eng.1/fixtures/page-2,status-all.json`,
  * `_s/get/soccer/eng.1/events/9001~plays~important-true.json`. One directory per league and
  * resource however many matches it holds: creating directories is what a build's file system pays
- * most for, and a directory per match cost a build ~11,000 of them at demo scale 1.
+ * most for, and a directory per match would make their number grow with the matches.
  *
  * Plain string code with no Node built-ins: the edge router (edge/router.ts) bundles it to find a
  * file from an index entry that holds only its name.
@@ -28,7 +28,7 @@ export function fileDir(path: string): string {
  * path's leading `/`): everything before the name of its query.
  */
 export function filePrefix(segments: readonly string[]): string {
-  // Built in one pass: a build names every file it plans (~100,000 at scale 4).
+  // Built in one pass: a build names every file it plans.
   let file = STATIC_PREFIX;
   for (let i = 0; i < segments.length; i++) file += (i <= DIR_SEGMENTS ? '/' : JOIN) + segments[i];
   return `${file}${segments.length <= DIR_SEGMENTS ? '/' : JOIN}`;

@@ -37,8 +37,9 @@ function isoTime(ms: number): string {
 }
 
 /**
- * One request's log line: exactly `JSON.stringify` of the entry with `time` as an ISO string, spelled
- * out because stringifying an object per request took a sixth of a static answer's time.
+ * One request's log line: exactly `JSON.stringify` of the entry with `time` as an ISO string,
+ * spelled out because stringifying an object per request is a large share of a static answer's time
+ * (docs/performance.md).
  */
 export function accessLine(e: AccessEntry): string {
   const method = e.method === undefined ? '' : `"method":${quoted(e.method)},`;
@@ -81,13 +82,9 @@ const END = part('}\n');
  * the event loop (or before 64 KiB), so each line still appears within moments of its request.
  *
  * Each entry is spelled straight into one reused buffer, as the bytes `accessLine` would give, with
- * no string per line. Spelling each line as a string cost static answers ~8 % of their rate and
- * joining a turn's lines ~4 % (medians of 12 interleaved pairs against no log), though a profile and
- * a microbenchmark charged them with ~2 %. Spelled into bytes, static answers with the log run at
- * 1.04–1.09× the rate they ran at with strings (medians of 16 pairs, two runs), and at 0.905–0.909
- * of the rate without a log (0.872 before).
- * Native copies (`buf.set`, `buf.write`) per part cost more than this spelling saved; the bytes are
- * copied one by one.
+ * no string per line: a string per line, and joining a turn's lines, cost static answers more of
+ * their rate than a profile suggests. Native copies (`buf.set`, `buf.write`) per part cost more
+ * than they save; the bytes are copied one by one (docs/performance.md).
  */
 export function entryLog(out: { write(bytes: Buffer): unknown } = process.stdout): EntrySink {
   const buf = Buffer.allocUnsafeSlow(FLUSH_BYTES);

@@ -21,6 +21,7 @@ export function answerClientError(
   const body = JSON.stringify({ error: status === 400 ? 'Bad request' : http.STATUS_CODES[status] });
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\n` +
+      'CDN-Cache-Control: no-store\r\nNetlify-CDN-Cache-Control: no-store\r\n' +
       `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Connection: close\r\n\r\n${body}`,
   );

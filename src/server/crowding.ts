@@ -2,10 +2,9 @@
  * Who gets into a bounded memory once it is full (the hot-file memory, byte-lru.ts, and the memo of
  * request targets, resolution-memo.ts). Clients that ask for more than it holds, one after another
  * in a round (a crawler, a mirror, a benchmark's request list), would otherwise have each item
- * replaced before it is asked for again, and nothing would be answered from memory: measured with
- * 5,000 files of the demo build (115 MB) against the default 64 MiB, every answer read its file.
- * Letting in one newcomer in eight, most of what is held stays for the next round (about half of
- * those 5,000 files), and an item asked for again and again still gets in after a few asks.
+ * replaced before it is asked for again, and every answer would read its file. Letting in one
+ * newcomer in eight, most of what is held stays for the next round, and an item asked for again and
+ * again still gets in after a few asks (docs/performance.md).
  */
 export const ADMIT_ONE_IN = 8;
 

@@ -1,8 +1,8 @@
 /**
  * The server's fast lane: the plainest requests answered on the connection itself, without
- * node:http's request and response objects. Measured on the bench's static answers, node:http's own
- * JavaScript took as much of a core as everything this server does per answer, and was what kept a
- * static answer at a third of nginx's rate.
+ * node:http's request and response objects. For a static answer, node:http's own JavaScript costs
+ * as much of a core as everything else this server does, and would keep it far behind a static
+ * server's rate (docs/performance.md).
  *
  * The lane takes a strict subset of HTTP/1.1 and nothing else: a GET or HEAD whose whole head is in
  * the bytes at hand, with an origin-form target, a Host, no body framing, no connection option but
@@ -136,7 +136,8 @@ function headTailBytes(keepAliveMs: number): Buffer {
 
 /**
  * Heads of final answers (`ApiResponse.final`: a frozen header record shared by every answer from
- * one file), each made and checked once: building and encoding the head was ~6 % of a static answer.
+ * one file), each made and checked once: building and encoding the head is a measurable share of a
+ * static answer (docs/performance.md).
  */
 const finalPrefixes = new WeakMap<Readonly<Record<string, string>>, { status: number; bytes: Buffer }>();
 

@@ -12,8 +12,9 @@ import type { Resolution } from '../api/resolve.js';
 import { ResolutionMemo } from './resolution-memo.js';
 import type { ApiResponse } from '../api/respond.js';
 import { errorResponse } from '../api/respond.js';
+import { netlifyVary } from '../api/cache-tags.js';
 import type { Clock } from '../util/time.js';
-import { systemClock } from '../util/time.js';
+import { systemClock, ymd } from '../util/time.js';
 import type { EntrySink } from './access-log.js';
 import { accessLine, entryLog } from './access-log.js';
 import { encode } from './transport.js';
@@ -32,8 +33,11 @@ export interface ServerOptions {
   staticLookup?: StaticLookup;
   /** Per-client limits (default 120/min on /get/*, 500/min elsewhere); null disables rate limiting. */
   rateLimit?: RateLimitOptions | null;
-  /** Key rate limits on the first X-Forwarded-For address (only behind a trusted proxy). */
-  trustProxy?: boolean;
+  /**
+   * Key rate limits on the client's address as the trusted proxies in front of the server saw it
+   * (`clientIp`): true is one proxy, a number that many. Only behind proxies you control.
+   */
+  trustProxy?: boolean | number;
   clock?: Clock;
   /** One JSON line per request; defaults to stdout. */
   log?: ((line: string) => void) | null;
@@ -72,14 +76,29 @@ export function splitTarget(url: string | undefined): { path: string; rawQuery: 
   return q === -1 ? { path: target, rawQuery: '' } : { path: target.slice(0, q), rawQuery: target.slice(q + 1) };
 }
 
-function clientIp(req: Incoming, trustProxy: boolean): string {
-  if (trustProxy) {
+/**
+ * The address a request is counted against. Without trusted proxies, the connection's. Behind
+ * `trusted` of them (a CDN, a Varnish on the same host), each appends the address it was connected
+ * from to X-Forwarded-For, so the client's own address is the `trusted`-th from the end; what comes
+ * before it the client wrote itself, and would spoof to escape its limit. Fewer addresses than
+ * proxies: the first one there is.
+ */
+export function clientIp(req: Pick<Incoming, 'headers' | 'socket'>, trusted: number): string {
+  if (trusted > 0) {
     const fwd = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(',')[0]?.trim();
-    if (first) return first;
+    const hops = (Array.isArray(fwd) ? fwd.join(',') : (fwd ?? ''))
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
+    const client = hops[Math.max(0, hops.length - trusted)];
+    if (client) return client;
   }
   return req.socket.remoteAddress ?? 'unknown';
 }
+
+/** How many proxies ServerOptions.trustProxy trusts. */
+const trustedProxies = (trust: boolean | number | undefined): number =>
+  trust === true ? 1 : typeof trust === 'number' && trust > 0 ? Math.floor(trust) : 0;
 
 export function createApiServer(opts: ServerOptions): ApiServer {
   const answers = new Answers(opts);
@@ -121,7 +140,7 @@ class Answers {
   readonly log: RequestLog;
   private readonly clock: Clock;
   private readonly limiter: RateLimiter | null;
-  private readonly trustProxy: boolean;
+  private readonly trustProxy: number;
   private readonly startedAt: number;
   private readonly assets: AssetServer;
   private readonly resolutions = new ResolutionMemo();
@@ -132,7 +151,7 @@ class Answers {
     this.store = new StoreSource(opts.storeFile, opts.storeRetryMs);
     this.lookup = opts.staticLookup ?? NO_STATIC_BUILD;
     this.limiter = opts.rateLimit === null ? null : new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMITS);
-    this.trustProxy = !!opts.trustProxy;
+    this.trustProxy = trustedProxies(opts.trustProxy);
     this.log = new RequestLog(opts.log, this.trustProxy);
     this.startedAt = performance.now();
     this.assets = opts.assets ?? new AssetServer(null);
@@ -192,7 +211,11 @@ class Answers {
     if (!target) return { response: errorResponse(head, 400, 'Malformed request URL'), source: 'server' };
     const rate = this.rateLimit(req, target.path);
     if (rate && !rate.allowed) {
-      const response = errorResponse(head, 429, 'Too many requests, please try again later.', rate.headers);
+      // The route's Netlify-Vary too: Netlify wants the same on every answer for one URL.
+      const { resolution } = this.resolutions.resolve(target.path, target.rawQuery);
+      const vary = resolution.kind === 'unrouted' ? null : netlifyVary(resolution.route);
+      const extra = vary ? { ...rate.headers, 'Netlify-Vary': vary } : rate.headers;
+      const response = errorResponse(head, 429, 'Too many requests, please try again later.', extra);
       return { response, source: 'server' };
     }
     if ((req.method === 'GET' || req.method === 'HEAD') && this.assets.handles(target.path)) {
@@ -223,11 +246,27 @@ class Answers {
       url?.startsWith('/') ? url : undefined,
     );
     // Without rate limits nothing is added per request: the lookup finishes its answer, and keeps it.
-    const fromFile = this.lookup.lookup(apiReq, resolution, file, this.limiter === null);
+    const fromFile =
+      this.lookup.lookup(apiReq, resolution, file, this.limiter === null) ?? this.todaysFile(apiReq, resolution);
     const response = fromFile ?? this.renderDynamic(apiReq, resolution);
     // A 503 is a store that could not be read: the next request opens it again.
     if (response.status === 503) this.store.reset();
     return { response, source: fromFile ? 'static' : 'dynamic' };
+  }
+
+  /**
+   * A request whose route defaults a day to today (route.ts `today`), without that day: today's
+   * published file answers it, as the same request naming today. Resolved per day, so the memo never
+   * holds yesterday's answer past midnight.
+   */
+  private todaysFile(apiReq: ApiRequest, resolution: Resolution): ApiResponse | null {
+    if (resolution.kind !== 'resolved') return null;
+    const { today } = resolution.route;
+    if (!today || resolution.request.query[today] != null) return null;
+    const rawQuery = `${apiReq.rawQuery ? `${apiReq.rawQuery}&` : ''}${today}=${ymd(this.clock())}`;
+    const dated = this.resolutions.resolve(apiReq.path, rawQuery);
+    if (dated.resolution.kind !== 'resolved') return null;
+    return this.lookup.lookup({ ...apiReq, rawQuery }, dated.resolution, dated.file, false);
   }
 
   private renderDynamic(apiReq: ApiRequest, resolution: Resolution): ApiResponse {
@@ -281,7 +320,7 @@ class RequestLog {
 
   constructor(
     log: ServerOptions['log'],
-    private readonly trustProxy: boolean,
+    private readonly trustProxy: number,
   ) {
     this.sink = log === undefined ? entryLog() : null;
     this.line = this.sink ? this.sink.line : (log ?? null);

@@ -1,10 +1,11 @@
 /**
  * The server's memory of what recent request targets mean. Resolution (api/resolve.ts) depends on
  * the request target and the code alone — not on the store or the build — so a target asked for
- * again (clients poll the same URLs) is not parsed and validated again: validation was about half
- * of what a static answer cost above Node's own HTTP handling. Beside each resolution sits a slot
- * the static lookup fills per release (static-lookup.ts `FileSlot`): that part does depend on the
- * build, and names the release it holds for. Bounded in entries and key length.
+ * again (clients poll the same URLs) is not parsed and validated again: validation is a large share
+ * of what a static answer costs above Node's own HTTP handling (docs/performance.md). Beside each
+ * resolution sits a slot the static lookup fills per release (static-lookup.ts `FileSlot`): that
+ * part does depend on the build, and names the release it holds for. Bounded in entries and key
+ * length.
  */
 import type { Resolution } from '../api/resolve.js';
 import { resolve } from '../app/resolve.js';
@@ -26,8 +27,9 @@ export class ResolutionMemo {
   private readonly crowding: Crowding;
 
   /**
-   * `admitOneIn`: once full, one new target in this many is remembered (crowding.ts): going round
-   * the demo build's 29,295 files, 14–17k → 18k req/s.
+   * `admitOneIn`: once full, one new target in this many is remembered (crowding.ts), so a client
+   * going round more targets than the memo holds still finds most of them remembered
+   * (docs/performance.md).
    */
   constructor(
     private readonly size = 8192,

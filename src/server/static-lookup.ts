@@ -15,6 +15,8 @@ import type { ApiRequest } from '../app/render.js';
 import type { Resolution } from '../api/resolve.js';
 import type { ApiResponse } from '../api/respond.js';
 import { finishResponse, requestHeader } from '../api/respond.js';
+import { sharedCacheHeaders } from '../api/cache-tags.js';
+import { liveByCacheControl } from '../api/headers.js';
 import { MANIFEST_FILE } from '../release/layout.js';
 import type { Coding } from './compress.js';
 import { compressibleSize, negotiate } from './compress.js';
@@ -36,14 +38,19 @@ export interface FileSlot {
   n: number;
   /** The file's ready answers in that release (`lookup`'s `ready`), by coding. */
   ready: ReadyAnswers | null;
+  /**
+   * The file's headers in that release: the manifest's, then the shared caches' (its lifetimes and
+   * tags, from its route, as the render core gives them), made once per target and release.
+   */
+  headers: Readonly<Record<string, string>> | null;
 }
 
 /**
- * A ready answer, held with its target: headers complete for the transport and frozen, and
- * the hot-file memory's item for the body, which turns null when the memory drops it (so the
- * budget still bounds what is held; the headers stay, bounded by the targets remembered). Answering
- * from it skips the header work, the memory's lookup and the transport's additions: about a
- * seventh of a static answer's cost (54k → 63k req/s).
+ * A ready answer, held with its target: headers complete for the transport and frozen, and the
+ * hot-file memory's item for the body, which turns null when the memory drops it (so the budget
+ * still bounds what is held; the headers stay, bounded by the targets remembered). Answering from
+ * it skips the header work, the memory's lookup and the transport's additions, a sizeable share of
+ * a static answer's cost (docs/performance.md).
  */
 interface ReadyAnswer {
   headers: Readonly<Record<string, string>>;
@@ -58,7 +65,19 @@ interface ReadyAnswers {
   br: ReadyAnswer | null;
 }
 
-export const fileSlot = (): FileSlot => ({ release: -1, n: -1, ready: null });
+export const fileSlot = (): FileSlot => ({ release: -1, n: -1, ready: null, headers: null });
+
+/**
+ * A file's headers: the manifest's (Content-Type, Cache-Control, CORS), then what the render core
+ * tells shared caches of the same answer (api/cache-tags.ts), from the file's route and values —
+ * the resolution that found the file — and whether its Cache-Control is its class's while live.
+ */
+function fileHeaders(base: Readonly<Record<string, string>>, resolution: Resolution): Readonly<Record<string, string>> {
+  if (resolution.kind !== 'resolved') return base;
+  const { route, params, query } = resolution.request;
+  const live = liveByCacheControl(route.cache, base['Cache-Control'] ?? '');
+  return Object.freeze({ ...base, ...sharedCacheHeaders(route, 200, live, params, query) });
+}
 
 /** Counts the releases loaded in this process, by any lookup: what a FileSlot names its release by. */
 let releasesLoaded = 0;
@@ -180,6 +199,7 @@ export class StaticBuild implements StaticLookup {
       slot.release = release.generation;
       slot.n = index.find(key);
       slot.ready = null;
+      slot.headers = null;
     }
     const n = slot.n;
     if (n < 0) return null;
@@ -192,9 +212,9 @@ export class StaticBuild implements StaticLookup {
     if (answer) {
       let bytes = answer.body.value;
       if (bytes === null) {
-        // The memory dropped the body: read it again and answer with the headers finished before
-        // (rebuilding them and their encoded head took about a seventh of the rate of a round of
-        // more files than the memory holds: 19.8k → 23.2k req/s).
+        // The memory dropped the body: read it again, but answer with the headers finished before:
+        // rebuilding them and their encoded head is a sizeable share of each answer to a client
+        // going round more files than the memory holds (docs/performance.md).
         const body = this.body(dir, index, n, coding);
         if (body === null) return null;
         if (body.held) answer.body = body.held;
@@ -203,7 +223,8 @@ export class StaticBuild implements StaticLookup {
       return { status: 200, headers: answer.headers, body: bytes, sendBody: req.method !== 'HEAD', final: true };
     }
     // Status, ETag and 304 are decided as for any answer; a 304 needs no body, so none is read for it.
-    const response = finishResponse(req, 200, { ...index.headers(n) }, EMPTY, index.etag(n));
+    slot.headers ??= fileHeaders(index.headers(n), resolution);
+    const response = finishResponse(req, 200, { ...slot.headers }, EMPTY, index.etag(n));
     if (response.status === 200) {
       const body = this.body(dir, index, n, coding);
       if (body === null) return null;

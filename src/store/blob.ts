@@ -21,8 +21,9 @@ const MAX_CHUNK = 1 << 26;
 /**
  * The stored JSON as UTF-8 bytes, for passing through without decoding it (util/json-spans.ts).
  * `size`, when what is stored beside the blob tells it (`summarySize`, `streamSize`), lets zlib
- * inflate into one buffer that holds it all, instead of 16 KB chunks concatenated afterwards: 25–33 %
- * faster for the demo's summaries and play streams (~40 KB each). A wrong size costs only that gain.
+ * inflate into one buffer that holds it all, instead of 16 KB chunks concatenated afterwards, which
+ * is markedly faster for summaries and play streams (docs/performance.md). A wrong size costs only
+ * that gain.
  */
 export function unpackBytes(blob: Buffer, size?: number): Buffer {
   if (size === undefined || !(size >= 0)) return zlib.inflateRawSync(blob);

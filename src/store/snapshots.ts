@@ -1,8 +1,8 @@
 /**
- * Snapshots (CONTRACT §2.4): every sync that changes data is one, with an id that grows by one and
- * a log of what it changed, so a build or a client can ask "what changed since N" without
- * comparing content. The id is allocated when a sync starts and confirmed when it ends with
- * changes; a sync that changed nothing gives its id back.
+ * Snapshots (docs/publishing.md, "Incremental builds"): every sync that changes data is one, with
+ * an id that grows by one and a log of what it changed, so a build or a client can ask "what
+ * changed since N" without comparing content. The id is allocated when a sync starts and confirmed
+ * when it ends with changes; a sync that changed nothing gives its id back.
  */
 import type { DB } from './db.js';
 
@@ -103,11 +103,11 @@ export class SnapshotQueries {
   /**
    * What state of the store this connection sees, as a text to compare with another connection's:
    * every change to data comes with change-log rows, so two connections that see the same rows read
-   * the same data. Rows are added only under snapshots not yet confirmed (syncs under way, above) and
-   * taken away only when a confirmation prunes the oldest, so three figures tell the states apart:
-   * the log's oldest snapshot, the latest confirmed one, and the rows from the lower of that and the
-   * first unconfirmed one on. Index seeks, where counting the whole log read all of it (~20 ms at
-   * demo scale 4, in a build's thread and its render worker's alike).
+   * the same data. Rows are added only under snapshots not yet confirmed (syncs under way, above)
+   * and taken away only when a confirmation prunes the oldest, so three figures tell the states
+   * apart: the log's oldest snapshot, the latest confirmed one, and the rows from the lower of that
+   * and the first unconfirmed one on. Index seeks, where counting the whole log would read all of
+   * it, in a build's thread and its render worker's alike.
    */
   state(): string {
     return String(this.s.state.get());

@@ -32,8 +32,9 @@ export class StoreWriter {
   private readonly s;
 
   /**
-   * `snapshot` is the id of the sync this writer works for (CONTRACT §2.4): every row it changes
-   * records it, and every change is logged under it in the same transaction.
+   * `snapshot` is the id of the sync this writer works for (docs/publishing.md, "Incremental
+   * builds"): every row it changes records it, and every change is logged under it in the same
+   * transaction.
    */
   constructor(
     private readonly db: DB,

@@ -10,7 +10,7 @@ const IN_FLIGHT = 8;
 /**
  * Append-only text output with a small buffer: memory stays flat however many lines are written.
  * `background`: chunks are written by the thread pool at their offsets while the caller goes on (a
- * build writes ~100 MB of manifest and rule spool beside its CPU-bound work); `done()` then says when
+ * build writes a large manifest and rule spool beside its CPU-bound work); `done()` then says when
  * every byte is on file, and fails if a write did.
  */
 export class LineWriter {
@@ -212,7 +212,8 @@ export function* linesSync(file: string, fs: OutputFs = nodeFs, whole = false): 
 
 /**
  * How many non-empty lines a text file has, counted in its bytes without decoding them (a build
- * counts the published manifest's files: 45 MB at demo scale 4). 0 when there is no such file.
+ * counts the published manifest's files, and a manifest grows with the store). 0 when there is no
+ * such file.
  */
 export function countLines(file: string, fs: OutputFs = nodeFs): number {
   if (!fs.existsSync(file)) return 0;

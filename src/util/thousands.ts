@@ -1,7 +1,8 @@
 /**
  * An integer with thousands separators, as `toLocaleString('en-US')` writes it (`113,691`), without
- * loading ICU's number formatting: its first use costs about 9 ms, paid by every `fds build` that
- * renders the front door or prints its summary. Fractions (and -0) go to ICU.
+ * loading ICU's number formatting, whose first use is slow and would be paid by every `fds build`
+ * that renders the front door or prints its summary (docs/performance.md). Fractions (and -0) go to
+ * ICU.
  */
 export function thousands(v: number): string {
   if (!Number.isSafeInteger(v) || Object.is(v, -0)) return v.toLocaleString('en-US');

@@ -55,6 +55,33 @@ export function expectCommon(c: Pick<ContractCase, 'method' | 'url'>, res: Targe
   }
 }
 
+/**
+ * What shared caches are told (docs/json-api.md, "Shared caches"): a 200 (but health's) has its
+ * lifetime and names what it shows, the same tags in each CDN's header; an error is no-store for
+ * them too and names nothing.
+ */
+export function expectSharedCache(c: Pick<ContractCase, 'url'>, res: TargetResponse): void {
+  const h = res.headers;
+  const health = /^\/(api\/)?health$/.test(c.url.split('?')[0]!);
+  if (res.status >= 400) {
+    expect(h['cdn-cache-control']).toBe('no-store');
+    expect(h['netlify-cdn-cache-control']).toBe('no-store');
+    expect(h['cache-tag']).toBeUndefined();
+  } else if (res.status === 200 && health) {
+    expect(h['cdn-cache-control']).toBeUndefined();
+    expect(h['cache-tag']).toBeUndefined();
+  } else if (res.status === 200) {
+    expect(h['cdn-cache-control']).toMatch(/^public, s-maxage=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/);
+    expect(h['netlify-cdn-cache-control']).toBe(h['cdn-cache-control']!.replace('public, ', 'public, durable, '));
+    expect(h['cache-tag']).toMatch(/^[A-Za-z0-9._-]+(,[A-Za-z0-9._-]+)*$/);
+    expect(h['netlify-cache-tag']).toBe(h['cache-tag']);
+    expect(h['surrogate-key']).toBe(h['cache-tag']!.replaceAll(',', ' '));
+    expect(h.xkey).toBe(h['surrogate-key']);
+  }
+}
+
+const carriesSharedCache = (t: Target) => t.sharedCache ?? !t.name.startsWith('cdn');
+
 export function contractSuite(factory: TargetFactory): void {
   let target: Target;
   let storeless: Target;
@@ -76,6 +103,7 @@ export function contractSuite(factory: TargetFactory): void {
         expectCommon(c, res);
         if (c.error !== undefined) expect(json(res)).toEqual({ error: c.error });
         if (c.cache !== undefined) expect(res.headers['cache-control']).toBe(c.cache);
+        if (carriesSharedCache(get())) expectSharedCache(c, res);
         c.check?.(res.status === 200 && c.method !== 'HEAD' ? json(res) : undefined, res);
       });
     }

@@ -106,6 +106,19 @@ describe('fds check', () => {
     },
   );
 
+  it('fails when _headers gives a file another Cache-Control than the dynamic answer', async () => {
+    const headers = path.join(release, '_headers');
+    const text = fs.readFileSync(headers, 'utf8');
+    const block = '/_s/get/soccer/:league/clubs/:file\n  Cache-Control: public, max-age=60\n';
+    expect(text).toContain(block);
+    fs.rmSync(headers);
+    fs.writeFileSync(headers, text.replace(block, block.replace('max-age=60', 'max-age=61')));
+    const report = await check({ dir: out, db, sample: 10 });
+    expect(report.reasons).toContain(
+      `${CLUBS}: _headers gives Cache-Control "public, max-age=61", dynamic "public, max-age=60"`,
+    );
+  });
+
   it('fails on a rule that points at a missing file', async () => {
     const redirects = path.join(release, '_redirects');
     const rules = fs.readFileSync(redirects, 'utf8');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssetServer } from '../../src/frontdoor/serve-assets.js';
 import { assetSources } from '../../src/frontdoor/assets.js';
 import { ASSET_FILES } from '../../src/frontdoor/paths.js';
-import { CdnEmulator } from '../../src/netlify/cdn-emulator.js';
+import { NetlifyCdn, webRequest } from '../helpers/netlify-cdn.js';
 import { loadMatcher } from '../../src/netlify/matcher.js';
 import type { NetlifyMatcher } from '../../src/netlify/matcher.js';
 import { currentRelease } from '../../src/release/layout.js';
@@ -84,15 +84,15 @@ describe('the published front door', () => {
   });
 
   it('serves / from the CDN with the headers the render core gives it', async () => {
-    const cdn = await CdnEmulator.open(release);
-    const viaCdn = cdn.answer('GET', '/', '');
+    const cdn = await NetlifyCdn.open(release);
+    const viaCdn = await cdn.serve(webRequest('GET', '/')!);
     const rendered = await rawRequest(await serve(null), 'GET', '/', { 'accept-encoding': 'identity' });
     expect(viaCdn.kind).toBe('file');
     if (viaCdn.kind !== 'file') return;
     expect(viaCdn.response.body.equals(rendered.body)).toBe(true);
     for (const h of ['ETag', 'Cache-Control', 'Content-Type', 'Access-Control-Allow-Origin'])
       expect(viaCdn.response.headers[h], h).toBe(rendered.headers[h.toLowerCase()]);
-    const revalidated = cdn.answer('GET', '/', '', { 'If-None-Match': rendered.headers.etag! });
+    const revalidated = await cdn.serve(webRequest('GET', '/', '', { 'If-None-Match': rendered.headers.etag! })!);
     expect(revalidated.kind === 'file' && revalidated.response.status).toBe(304);
   });
 

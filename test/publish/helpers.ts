@@ -1,8 +1,8 @@
 /**
  * Stores, builds and targets for the publishing tests: demo stores synced in-process, builds into
  * temporary directories, and the two contract-suite targets that answer from a built tree — the
- * CDN (Netlify's rule engine over the generated rules, files served with `_headers`) and the
- * static-first server.
+ * CDN (Netlify's own engines over the generated rules and `_headers`, test/helpers/netlify-cdn.ts)
+ * and the static-first server.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +15,7 @@ import { runSync } from '../../src/sync/run-sync.js';
 import { createDemoProvider, demoReferenceInstant } from '../../src/sync/providers/demo/index.js';
 import { build } from '../../src/publish/build.js';
 import type { BuildOptions, BuildSummary } from '../../src/publish/build.js';
-import { CdnEmulator } from '../../src/netlify/cdn-emulator.js';
+import { NetlifyCdn, webRequest } from '../helpers/netlify-cdn.js';
 import { currentRelease } from '../../src/release/layout.js';
 import { StaticBuild } from '../../src/server/static-lookup.js';
 import { createApiServer } from '../../src/server/http.js';
@@ -113,9 +113,10 @@ const lower = (h: Record<string, string>) =>
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
 /**
- * The built tree as the CDN serves it: the generated `_redirects` resolved by netlify-redirector,
- * files with their `_headers`; whatever the rules send to the fallback is rendered in-process.
- * A rule that points anywhere else (or at a missing file) fails the request loudly.
+ * The built tree as the CDN serves it: the edge router (when built with one), the generated
+ * `_redirects` by @netlify/redirects, files with their `_headers` by @netlify/headers; whatever the
+ * rules send to the fallback is answered by it. A request that ends anywhere else (a missing file, a
+ * front-door asset) fails loudly.
  */
 export interface Served {
   fromFiles: number;
@@ -141,20 +142,19 @@ export function cdnTarget(
     const dynamic = await fallback(file);
     if (!file) return { ...dynamic, name: `${name} (no build)` };
     const { out } = await buildInto(file, undefined, options.build);
-    const cdn = await CdnEmulator.open(currentRelease(out)!);
+    const cdn = await NetlifyCdn.open(currentRelease(out)!);
     return {
       name,
       async request(method, url, headers = {}) {
         const q = url.indexOf('?');
-        const answer = await cdn.serve(
-          method,
-          q === -1 ? url : url.slice(0, q),
-          q === -1 ? '' : url.slice(q + 1),
-          headers,
-        );
-        if (answer.kind === 'broken' || answer.kind === 'page')
-          throw new Error(`${method} ${url}: ${answer.kind === 'broken' ? answer.reason : `page ${answer.file}`}`);
-        if (answer.kind === 'fallback') {
+        const request = webRequest(method, q === -1 ? url : url.slice(0, q), q === -1 ? '' : url.slice(q + 1), headers);
+        if (!request) throw new Error(`${method} ${url}: not a URL a platform would hand over`);
+        const answer = await cdn.serve(request);
+        if (answer.kind === 'not-found' || answer.kind === 'page')
+          throw new Error(`${method} ${url}: ${answer.kind === 'not-found' ? answer.reason : `page ${answer.file}`}`);
+        // A path Netlify's rule engine cannot decode reaches no file: what the platform answers then
+        // is not ours to model, so the fallback's 400 stands for it.
+        if (answer.kind === 'function' || answer.kind === 'rejected') {
           served.other++;
           return dynamic.request(method, url, headers);
         }

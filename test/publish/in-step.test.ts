@@ -57,4 +57,27 @@ describe('skipping entries unread', () => {
     step.drain();
     expect(unclaimed.sort()).toEqual(['a1', 'c1']);
   });
+
+  it('takes them from what was read ahead when a lookup of a key the file lacks read past them', () => {
+    const unclaimed: string[] = [];
+    const step = new InStep(file(lines), keyOf, 4096, (k) => unclaimed.push(k));
+    expect(step.take('a1')).toEqual(['a1 x']);
+    // A file new to this build: the lookup reads the rest of the file ahead and finds nothing.
+    expect(step.take('new')).toBeNull();
+    expect(step.skip(at(1), at(4), 3)?.toString()).toBe('g1 x\ng2 x\ng3 x\n');
+    // Taken, so no longer pending; the rest still is.
+    expect(step.take('g2')).toBeNull();
+    expect(step.take('b1')).toEqual(['b1 x']);
+    step.drain();
+    expect(unclaimed).toEqual(['c1']);
+    expect(step.entries).toBe(6);
+  });
+
+  it('takes nothing from what was read ahead when one of the range was taken already', () => {
+    const step = new InStep(file(lines), keyOf);
+    expect(step.take('g2')).toEqual(['g2 x']);
+    expect(step.skip(at(1), at(4), 3)).toBeNull();
+    expect(step.take('g1')).toEqual(['g1 x']);
+    expect(step.take('g3')).toEqual(['g3 x']);
+  });
 });

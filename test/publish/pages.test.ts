@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotClock } from '../../src/publish/build.js';
-import { CdnEmulator } from '../../src/netlify/cdn-emulator.js';
+import { NetlifyCdn, webRequest } from '../helpers/netlify-cdn.js';
 import { buildPlan } from '../../src/publish/plan/plan.js';
 import { ReachPolicy } from '../../src/publish/plan/reach.js';
 import type { Router } from '../../src/publish/rules/rule-settings.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => store?.close());
 
 /** Rules for a release holding the league catalogue's files and, optionally, the front door. */
-async function release(opts: { frontDoor: boolean; router?: Router }): Promise<CdnEmulator> {
+async function release(opts: { frontDoor: boolean; router?: Router }): Promise<NetlifyCdn> {
   const dir = tempDir('fds-pages-');
   const planner = new RulePlanner(
     path.join(dir, 'work'),
@@ -47,37 +47,39 @@ async function release(opts: { frontDoor: boolean; router?: Router }): Promise<C
     fs.writeFileSync(path.join(release, '_fd', 'frontdoor.js'), '');
   }
   planner.finish(release);
-  return CdnEmulator.open(release);
+  return NetlifyCdn.open(release);
 }
+
+/** Where Netlify's rule engine sends a GET, and what it serves. */
+const ask = (cdn: NetlifyCdn, p: string, q: string) => cdn.rules(webRequest('GET', p, q)!);
 
 describe('the front door under the generated rules', () => {
   it('is served from its files: the page at / (any query) by its route literal, each asset under /_fd/', async () => {
     const cdn = await release({ frontDoor: true });
-    for (const q of ['', 'utm=x'])
-      expect(cdn.answer('GET', '/', q)).toMatchObject({ kind: 'file', file: 'index.html' });
-    expect(cdn.answer('GET', '/_fd/frontdoor.js', '')).toEqual({ kind: 'page', file: '_fd/frontdoor.js' });
+    for (const q of ['', 'utm=x']) expect(await ask(cdn, '/', q)).toMatchObject({ kind: 'file', file: 'index.html' });
+    expect(await ask(cdn, '/_fd/frontdoor.js', '')).toEqual({ kind: 'page', file: '_fd/frontdoor.js' });
     // Only the assets the release holds: another path there is the fallback's 404, in the API's shape.
-    expect(cdn.answer('GET', '/_fd/app.js', '').kind).toBe('fallback');
-    expect(cdn.answer('GET', '/index.html', '').kind).toBe('fallback');
+    expect((await ask(cdn, '/_fd/app.js', '')).kind).toBe('function');
+    expect((await ask(cdn, '/index.html', '')).kind).toBe('function');
   });
 
   it('leaves API paths and unknown paths where they went', async () => {
     const cdn = await release({ frontDoor: true });
-    expect(cdn.answer('GET', '/get/soccer/leagues', '')).toMatchObject({ kind: 'file' });
-    expect(cdn.answer('GET', '/get/soccer/leagues', 'kind=bogus').kind).toBe('fallback');
+    expect(await ask(cdn, '/get/soccer/leagues', '')).toMatchObject({ kind: 'file' });
+    expect((await ask(cdn, '/get/soccer/leagues', 'kind=bogus')).kind).toBe('function');
     for (const p of ['/nope', '/health', '/index.htm', '/_s/get/soccer/leagues/index.json'])
-      expect(cdn.answer('GET', p, '').kind, p).toBe('fallback');
+      expect((await ask(cdn, p, '')).kind, p).toBe('function');
   });
 
   it('sends / to the fallback when the release has no page', async () => {
     const cdn = await release({ frontDoor: false });
-    expect(cdn.answer('GET', '/', '').kind).toBe('fallback');
-    expect(cdn.answer('GET', '/_fd/app.js', '').kind).toBe('fallback');
+    expect((await ask(cdn, '/', '')).kind).toBe('function');
+    expect((await ask(cdn, '/_fd/app.js', '')).kind).toBe('function');
   });
 
   it('with the edge router, also lets its rewrites reach the files under /_s/', async () => {
     const cdn = await release({ frontDoor: false, router: 'edge' });
-    expect(cdn.answer('GET', '/_s/get/soccer/leagues/available-false,kind-club.json', '')).toMatchObject({
+    expect(await ask(cdn, '/_s/get/soccer/leagues/available-false,kind-club.json', '')).toMatchObject({
       kind: 'file',
       file: '_s/get/soccer/leagues/available-false,kind-club.json',
     });

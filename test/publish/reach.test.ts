@@ -2,13 +2,13 @@
  * The rule budget is spent by expected traffic (CONTRACT §5.2 Reach): the hot set always gets its
  * rules, league-level requests come next, then per-match requests by their match's closeness to
  * the snapshot — live, then yesterday/today/tomorrow, then outward — shortest spellings before the
- * others. Reach is judged by Netlify's own matcher (netlify-redirector) over the generated rules.
+ * others. Reach is judged by Netlify's own rule engine (@netlify/redirects) over the generated rules.
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/app/routes.js';
-import { CdnEmulator } from '../../src/netlify/cdn-emulator.js';
+import { NetlifyCdn, webRequest } from '../helpers/netlify-cdn.js';
 import { check } from '../../src/check/check.js';
 import { snapshotClock } from '../../src/publish/build.js';
 import type { BuildSummary } from '../../src/publish/build.js';
@@ -74,11 +74,11 @@ const compare = (a: number[], b: number[]) => {
 };
 
 async function reachedForms(summary: BuildSummary, out: string) {
-  const cdn = await CdnEmulator.open(currentRelease(out)!);
+  const cdn = await NetlifyCdn.open(currentRelease(out)!);
   const reached: Array<{ order: number[]; yes: boolean; label: string }> = [];
   for (const planned of plan) {
     for (const form of planned.forms) {
-      const answer = cdn.answer('GET', form.path, queryString(form));
+      const answer = await cdn.rules(webRequest('GET', form.path, queryString(form))!);
       reached.push({
         order: expectedOrder(planned, form),
         yes: answer.kind === 'file' && answer.file === planned.file,
@@ -94,14 +94,14 @@ describe('reach', () => {
   it('gives the whole hot set rules within the default budget, as Netlify matches them', async () => {
     const { out, summary } = await buildInto(db);
     const release = currentRelease(out)!;
-    const cdn = await CdnEmulator.open(release);
+    const cdn = await NetlifyCdn.open(release);
     let hot = 0;
     for (const entry of readManifestSync(path.join(release, 'manifest.ndjson'))) {
       for (const url of [entry.request, ...entry.aliases]) {
         const form = defaultSpelling(url)!;
         if (!policy.isHot(form)) continue;
         hot++;
-        const answer = cdn.answer('GET', form.path, queryString(form));
+        const answer = await cdn.rules(webRequest('GET', form.path, queryString(form))!);
         expect(answer.kind === 'file' && answer.file, `${url} asked as ${form.path}?${queryString(form)}`).toBe(
           entry.file,
         );

@@ -124,7 +124,8 @@ describe('fallback server: transport', () => {
 
   it('trusts X-Forwarded-For only when told to', async () => {
     const limits = { api: 1, other: 1, windowMs: 60_000 };
-    const as = (ip: string) => ({ 'x-forwarded-for': `${ip}, 10.0.0.1` });
+    // What the client wrote itself, then the address the proxy in front of the server appended.
+    const as = (ip: string, spoof = '6.6.6.6') => ({ 'x-forwarded-for': `${spoof}, ${ip}` });
     const untrusting = await start({ rateLimit: limits });
     expect((await rawRequest(untrusting.port, 'GET', '/get/soccer/meta', as('1.1.1.1'))).status).toBe(200);
     expect((await rawRequest(untrusting.port, 'GET', '/get/soccer/meta', as('2.2.2.2'))).status).toBe(429);
@@ -132,6 +133,17 @@ describe('fallback server: transport', () => {
     expect((await rawRequest(trusting.port, 'GET', '/get/soccer/meta', as('1.1.1.1'))).status).toBe(200);
     expect((await rawRequest(trusting.port, 'GET', '/get/soccer/meta', as('2.2.2.2'))).status).toBe(200);
     expect((await rawRequest(trusting.port, 'GET', '/get/soccer/meta', as('1.1.1.1'))).status).toBe(429);
+  });
+
+  it('behind trusted proxies limits the address they saw, which a client cannot spoof', async () => {
+    const limits = { api: 1, other: 1, windowMs: 60_000 };
+    // A CDN appends the client's address, then a Varnish in front of the server appends the CDN's.
+    const via = (client: string, spoof: string) => ({ 'x-forwarded-for': `${spoof}, ${client}, 10.0.0.9` });
+    const { port } = await start({ rateLimit: limits, trustProxy: 2 });
+    expect((await rawRequest(port, 'GET', '/get/soccer/meta', via('1.1.1.1', '7.7.7.1'))).status).toBe(200);
+    // A new made-up first address does not make a new client; another client is not the CDN's limit.
+    expect((await rawRequest(port, 'GET', '/get/soccer/meta', via('1.1.1.1', '7.7.7.2'))).status).toBe(429);
+    expect((await rawRequest(port, 'GET', '/get/soccer/meta', via('2.2.2.2', '7.7.7.3'))).status).toBe(200);
   });
 
   it('writes one JSON log line per request', async () => {

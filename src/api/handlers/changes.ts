@@ -1,4 +1,7 @@
-/** /changes: the change feed (CONTRACT §4.10) — what each recent snapshot of the store changed. */
+/**
+ * /changes: the change feed (docs/json-api.md, "The change feed") — what each recent snapshot of
+ * the store changed.
+ */
 import type { StoreReader } from '../../store/read/reader.js';
 import type { ChangeKind } from '../../store/snapshots.js';
 import { CLUB_CHANGES } from '../../store/snapshots.js';

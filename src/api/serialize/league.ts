@@ -3,7 +3,10 @@ import type { StoreReader } from '../../store/read/reader.js';
 import type { Coverage, LeagueRow } from '../../store/read/types.js';
 import { ApiError } from '../route.js';
 
-/** A league as other responses embed it (CONTRACT §3): identity, nothing that moves with each sync. */
+/**
+ * A league as other responses embed it (docs/json-api.md, "Conventions"): identity, nothing that
+ * moves with each sync.
+ */
 export interface LeagueRefBody {
   id: string;
   uid: string;

@@ -7,13 +7,16 @@ import type { BuildSummary } from '../../publish/build.js';
 import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules/rule-settings.js';
 import type { Router } from '../../publish/rules/rule-settings.js';
 import { EDGE_LIMIT_BYTES, EdgeError } from '../../netlify/edge/bundle.js';
-import { FUNCTION_LIMIT_BYTES, FunctionTooLarge, describeFunctionSize } from '../../netlify/function-size.js';
+import { FunctionTooLarge, describeFunctionSize } from '../../netlify/function-size.js';
 import { Progress } from '../progress.js';
 import os from 'node:os';
 import { CommandFailed, UsageError, parseCount, parsePositiveInt } from '../errors.js';
 import { StoreReader } from '../../store/read/reader.js';
 import path from 'node:path';
 import { thousands } from '../../util/thousands.js';
+import { purgeOnce, purgeOption } from '../purge-options.js';
+import type { PurgeTarget } from '../../purge/target.js';
+import { formatPurgeReport, purgeIncomplete } from '../../purge/report.js';
 
 interface BuildFlags {
   db: string;
@@ -24,31 +27,36 @@ interface BuildFlags {
   fallback: string;
   router: Router;
   keep: number;
+  purge: PurgeTarget[];
 }
 
 const n = thousands;
 
 export function summaryLine(s: BuildSummary, out: string): string {
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const kb = (bytes: number) => `${(bytes / 1e3).toFixed(1)} kB`;
   const secs = `${s.seconds.toFixed(1)}s`;
+  // `function: 3.1 MB zipped of 50, 12.0 MB of 250 unzipped, 5,312 body blobs (12 written)`
+  const fn = s.functionSize
+    ? `; ${describeFunctionSize(s.functionSize)}` +
+      (s.functionBlobs ? `, ${n(s.functionBlobs.count)} body blobs (${n(s.functionBlobs.written)} written)` : '')
+    : '';
   if (s.mode === 'unchanged' || !s.rules || !s.reach) {
     const stays = `${out} stays ${path.basename(s.release)}`;
     const size = `${n(s.files)} files, ${mb(s.bytes)}`;
-    return `build: nothing changed since the published build, ${stays} (${size}) in ${secs}`;
+    return `build: nothing changed since the published build, ${stays} (${size})${fn} in ${secs}`;
   }
   const r = s.rules;
   const rules =
     `${n(r.total)} rules of ${n(r.budget)} (${n(r.literals)} literal of ${n(r.candidates)} candidate spellings, ` +
-    `${n(r.escapes)} escape, ${n(r.pages)} page, 1 catch-all)`;
+    `${n(r.escapes)} escape, ${n(r.pages)} page, 1 catch-all); ` +
+    `_headers ${kb(r.headersBytes)} (${n(r.headerExceptions)} files with their own block)`;
   const edge = s.edge
     ? `; edge router ${mb(s.edge.bytes)}, ${mb(s.edge.gzipBytes)} compressed (limit ${mb(EDGE_LIMIT_BYTES)})`
     : '';
   const reach =
     `CDN reaches ${n(s.reach.reached)} of ${n(s.reach.requests)} pre-rendered requests ` +
     `(hot set: ${n(s.reach.hotReached)} of ${n(s.reach.hot)})`;
-  const fn = s.functionSize
-    ? `; fallback function ${describeFunctionSize(s.functionSize)} of ${mb(FUNCTION_LIMIT_BYTES)}`
-    : '';
   const where = s.published
     ? `published ${out} -> ${path.basename(s.release)}`
     : `nothing changed, ${out} stays ${path.basename(s.release)}`;
@@ -103,6 +111,7 @@ export function buildCommand(): Command {
       'rules',
     )
     .option('--keep <n>', 'older releases kept beside the published one', parseCount('--keep'), 2)
+    .addOption(purgeOption('once the build is published (the tags of the answers it changed)'))
     .action(async function (this: Command) {
       const f = this.opts<BuildFlags>();
       endWithStarter();
@@ -127,6 +136,7 @@ export function buildCommand(): Command {
         });
         progress.finish();
         process.stdout.write(`${summaryLine(summary, f.out)}\n`);
+        if (f.purge.length) await purgeAfterBuild(f.purge, summary.changedTags);
       } catch (err) {
         progress.finish();
         if (err instanceof FunctionTooLarge || err instanceof EdgeError || err instanceof RuleError)
@@ -138,4 +148,16 @@ export function buildCommand(): Command {
         store.close();
       }
     });
+}
+
+/**
+ * The published build's changed answers purged from shared caches, within BUILD_PURGE_MS. A purge
+ * that fails does not fail the build, which is published: the failure goes to stderr, the exit
+ * code stays 0, and the answers' shared-cache lifetimes bound how long caches keep the old ones.
+ */
+async function purgeAfterBuild(targets: PurgeTarget[], tags: string[]): Promise<void> {
+  const report = await purgeOnce(targets, tags);
+  const line = formatPurgeReport(report);
+  if (purgeIncomplete(report)) process.stderr.write(`fds build: published, but the purge did not finish: ${line}\n`);
+  else process.stdout.write(`${line}\n`);
 }

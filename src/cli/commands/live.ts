@@ -27,9 +27,17 @@ import type { ProviderFlags } from '../provider-options.js';
 import { summaryLine } from './build.js';
 import { parsePort, welcome } from './serve.js';
 import { writeFailures } from './sync.js';
+import { addServerOptions, serverOptionsOf } from '../server-options.js';
+import type { ServerFlags } from '../server-options.js';
+import { purgeOption } from '../purge-options.js';
+import { Purger } from '../../purge/purger.js';
+import type { PurgeTarget } from '../../purge/target.js';
+import { DEFAULT_FALLBACK } from '../../publish/rules/rule-settings.js';
 
-interface LiveFlags extends ProviderFlags {
+interface LiveFlags extends ProviderFlags, ServerFlags {
   db: string;
+  fallback: string;
+  purge: PurgeTarget[];
   every?: number;
   port: number;
   host: string;
@@ -80,11 +88,16 @@ today and tomorrow (by the demo clock) plus any other day that moved on, and onl
 them that moved on (see \`fds sync --help\`).
 
 ESPN and recorded files: every cycle is an ordinary \`fds sync\` with the same options (ESPN's
-window follows the day), on the real clock.`,
+window follows the day), on the real clock.
+
+Behind a CDN (docs/deploying.md): --trust-proxy so the rate limits count each client, not the CDN;
+--fallback with the origin's URL; --purge so each publish purges the cache tags of the answers it
+changed. A cycle never waits for its purge: its line ends with what the purge did once it answered
+(or failed: the tags then go with the next cycle's purge).`,
     )
     .addOption(providerOption().default('demo'));
   for (const option of providerOptions()) cmd.addOption(option);
-  return cmd
+  cmd
     .addOption(
       new Option(
         '--every <seconds>',
@@ -99,8 +112,16 @@ window follows the day), on the real clock.`,
       parseCount('--workers'),
       os.availableParallelism(),
     )
+    .option(
+      '--fallback <target>',
+      "where the release's rules send requests without a file: a Netlify Function path, or the URL of an " +
+        'origin (env FDS_FALLBACK; an origin skips the check of the Netlify Function size)',
+      process.env.FDS_FALLBACK ?? DEFAULT_FALLBACK,
+    )
+    .addOption(purgeOption('after each publish (the tags of the answers it changed; a failure is retried next cycle)'))
     .option('--port <port>', 'TCP port (0 = any free port; the address is printed)', parsePort, 8080)
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1');
+  return addServerOptions(cmd)
     .option(
       '--start <ISO-8601>',
       'demo: where the demo clock starts (default: now; see --no-from-matchday)',
@@ -136,11 +157,15 @@ async function live(f: LiveFlags): Promise<void> {
 
   const db = openStore(f.db);
   const reader = StoreReader.open(f.db);
+  // Stopping aborts the purge requests in flight: the tags of a publish nobody will see are moot.
+  const purger = f.purge.length ? new Purger(f.purge, { signal: stop.signal }) : null;
   const deps: CycleDeps = {
     db,
     reader,
     out: f.out,
     workers: f.workers,
+    fallback: f.fallback,
+    purger,
     leagues,
     concurrency: f.concurrency,
     signal: stop.signal,
@@ -168,14 +193,28 @@ async function live(f: LiveFlags): Promise<void> {
   let api: ApiServer | null = null;
   let lookup: StaticBuild | null = null;
   let running: Promise<unknown> = Promise.resolve();
+  // Cycle lines in order, each once its purge has reported (within the purger's wait): the loop goes
+  // on meanwhile, never waiting for a purge.
+  let lines: Promise<void> = Promise.resolve();
+  const printCycle = (n: number, r: CycleReport) => {
+    const purge = r.purge;
+    lines = lines.then(async () => {
+      say(cycleLine(n, r, purge ? await purge : null));
+    });
+    return lines;
+  };
   try {
     // The first cycle fills the store (the demo's whole season), with progress on a terminal.
     const first = cycle(false, new Progress(`cycle 1: sync ${f.provider}`));
     running = first;
     const report = await first;
     writeFailures(report.sync, 5);
-    say(cycleLine(1, report));
-    if (report.build) say(summaryLine(report.build, f.out));
+    void printCycle(1, report);
+    const built = report.build;
+    if (built)
+      lines = lines.then(() => {
+        say(summaryLine(built, f.out));
+      });
     if (stop.signal.aborted) return;
 
     lookup = new StaticBuild(f.out);
@@ -185,6 +224,7 @@ async function live(f: LiveFlags): Promise<void> {
       assets: new AssetServer(f.out),
       // The date-less scoreboard is "today" by the demo clock, so it shows the matchday being played.
       clock,
+      ...serverOptionsOf(f),
       log: f.requestLog ? undefined : null,
       shutdownGraceMs: STOP_GRACE_MS,
     });
@@ -204,8 +244,7 @@ async function live(f: LiveFlags): Promise<void> {
       cycle: async (n) => {
         const next = cycle(true);
         running = next;
-        const r = await next;
-        say(cycleLine(n, r));
+        void printCycle(n, await next);
       },
       onError: (n, err) => {
         const failures = err instanceof BuildError ? `: ${err.failures.slice(0, 3).join('; ')}` : '';
@@ -224,6 +263,8 @@ async function live(f: LiveFlags): Promise<void> {
     ]);
     await api?.close();
     lookup?.close();
+    // The last lines (their purges were aborted by the stop, so they settle at once).
+    await lines;
     if (settled) {
       reader.close();
       db.close();

@@ -1,10 +1,11 @@
 import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
 import { createApiServer } from '../../server/http.js';
-import { DEFAULT_RATE_LIMITS } from '../../server/rate-limit.js';
 import { DEFAULT_CACHE_BYTES } from '../../server/file-bodies.js';
 import { StaticBuild } from '../../server/static-lookup.js';
-import { UsageError, parsePositiveInt } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { addServerOptions, serverOptionsOf } from '../server-options.js';
+import type { ServerFlags } from '../server-options.js';
 import { AssetServer } from '../../frontdoor/serve-assets.js';
 import { ROUTES_BY_NAME } from '../../app/routes.js';
 import { basicExamples, exampleRequests } from '../../frontdoor/examples.js';
@@ -24,15 +25,11 @@ export const SERVE_V8_FLAGS = ['--initial-old-space-size=64'];
 /** Set in the process started with SERVE_V8_FLAGS. */
 const SERVING = 'FDS_SERVE_PROCESS';
 
-interface ServeFlags {
+interface ServeFlags extends ServerFlags {
   db: string;
   dir: string;
   port: number;
   host: string;
-  trustProxy: boolean;
-  rateLimit: number;
-  rateLimitOther: number;
-  rateLimiting: boolean;
   welcome: boolean;
   cacheMb: number;
   requestLog: boolean;
@@ -69,27 +66,14 @@ export function welcome(origin: string, store: StoreReader | null): string {
 }
 
 export function serveCommand(): Command {
-  return new Command('serve')
+  const cmd = new Command('serve')
     .description(
       'serve the API: pre-rendered files from --dir when a build is there, every other request rendered from the store',
     )
     .option('--dir <dir>', 'directory of a published build', DEFAULT_OUT)
     .option('--port <port>', 'TCP port (0 = any free port)', parsePort, 8080)
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--trust-proxy', 'rate-limit by the first X-Forwarded-For address (only behind a proxy you control)', false)
-    .option(
-      '--rate-limit <n>',
-      'requests per minute per client on /get/*',
-      parsePositiveInt('--rate-limit'),
-      DEFAULT_RATE_LIMITS.api,
-    )
-    .option(
-      '--rate-limit-other <n>',
-      'requests per minute per client elsewhere',
-      parsePositiveInt('--rate-limit-other'),
-      DEFAULT_RATE_LIMITS.other,
-    )
-    .option('--no-rate-limiting', 'turn rate limiting off')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1');
+  return addServerOptions(cmd)
     .option('--welcome', 'once listening, print the address and three requests to try (for a person; npm start)', false)
     .option(
       '--cache-mb <n>',
@@ -112,11 +96,8 @@ export function serveCommand(): Command {
         storeFile: f.db,
         staticLookup,
         assets: new AssetServer(f.dir),
-        trustProxy: f.trustProxy,
+        ...serverOptionsOf(f),
         log: f.requestLog ? undefined : null,
-        rateLimit: f.rateLimiting
-          ? { api: f.rateLimit, other: f.rateLimitOther, windowMs: DEFAULT_RATE_LIMITS.windowMs }
-          : null,
       });
       const address = await api.listen(f.port, f.host);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

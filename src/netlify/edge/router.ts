@@ -9,10 +9,17 @@
  *
  * The request is read as the platform hands it over, a parsed URL (dot segments resolved); the
  * fallback behind it is handed the same URL, so both agree on what was asked.
+ *
+ * The one answer that follows the clock: a scoreboard without `dates` is today's (UTC, at request
+ * time; CONTRACT §4.3). The router works out today when the request comes and rewrites it to that
+ * day's file when the build pre-rendered it (yesterday, today and tomorrow around the snapshot
+ * always are), so it is never served a day late; literal rules cannot do that and leave it to the
+ * fallback.
  */
 import { resolve } from '../../app/resolve.js';
 import { routePath } from '../../api/route.js';
 import { STATIC_PREFIX, fileDir } from '../../release/file-name.js';
+import { ymd } from '../../util/time.js';
 
 /** Where pre-rendered files live. */
 const FILES = `/${STATIC_PREFIX}/`;
@@ -48,15 +55,32 @@ export function fileOf(value: string, ownPath: string): string {
   return value.startsWith('/') ? value : `/${fileDir(ownPath)}/${value}.json`;
 }
 
-export function createRouter(index: string): (request: Request) => URL | undefined {
+/**
+ * Routes whose answer without a query parameter is that parameter's value today (UTC): the
+ * parameter's name. The day is the request's, never the build's.
+ */
+export const TODAY_BY_DEFAULT: Readonly<Record<string, string>> = { scoreboard: 'dates' };
+
+/** `now`: the time of the request in ms (`Date.now`, read per request). */
+export function createRouter(
+  index: string,
+  now: () => number = () => Date.now(),
+): (request: Request) => URL | undefined {
   return (request) => {
     const url = new URL(request.url);
     // The files are reached only through this router (and rules): a direct request gets what the
     // fallback answers for any path outside the API.
     if (url.pathname.startsWith(FILES)) return new URL(`${UNROUTED}${url.pathname}`, url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-    const r = resolve(url.pathname, url.search.slice(1));
+    let r = resolve(url.pathname, url.search.slice(1));
     if (r.kind !== 'resolved' || r.request.key === null) return undefined;
+    const today = TODAY_BY_DEFAULT[r.route.name];
+    if (today && r.request.query[today] === null) {
+      // The same request with the day spelled out: same route, same values, today's date.
+      const search = url.search ? `${url.search}&` : '?';
+      r = resolve(url.pathname, `${search.slice(1)}${today}=${ymd(new Date(now()))}`);
+      if (r.kind !== 'resolved' || r.request.key === null) return undefined;
+    }
     const value = lookup(index, r.request.key);
     if (value === null) return undefined;
     return new URL(fileOf(value, routePath(r.route, r.request.params as Record<string, string>)), url);

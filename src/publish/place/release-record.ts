@@ -16,12 +16,15 @@ import type { RulePlanner } from '../rules/rules.js';
 import type { SegmentSummary } from '../rules/spool-segments.js';
 import type { LineWriter } from '../../util/lines.js';
 import type { BuildScope } from '../plan/scope.js';
+import { ChangedTags } from './changed-tags.js';
 
 const MAX_REPORTED_FAILURES = 20;
 
 export class ReleaseRecord {
   readonly counts = { rendered: 0, files: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, failed: 0 };
   readonly failures: string[] = [];
+  /** The cache tags of the answers whose bytes this build changed (changed-tags.ts). */
+  readonly changedTags = new ChangedTags();
 
   constructor(
     private readonly manifest: LineWriter,
@@ -43,7 +46,7 @@ export class ReleaseRecord {
   }
 
   /** A file this build planned and rendered (placed new, or linked when its bytes did not change). */
-  rendered(file: PlannedFile, r: Answer & { placed: Placed }, segment: string): void {
+  rendered(file: PlannedFile, r: Answer & { placed: Placed; bytesChanged?: boolean }, segment: string): void {
     this.counts.files++;
     this.counts.bytes += r.bytes;
     const { status, etag, cacheControl, contentType, bytes } = r;
@@ -65,6 +68,7 @@ export class ReleaseRecord {
     this.rules.add(file, r, segment);
     this.edge?.add(file);
     this.counts[r.placed]++;
+    if (r.bytesChanged ?? r.placed !== 'unchanged') this.changedTags.placed(file);
     this.opts.onFile?.(false);
   }
 
@@ -101,7 +105,7 @@ export class ReleaseRecord {
   segment(range: ManifestRange, lines: Buffer, spoolDir: string, summary: SegmentSummary): void {
     const { files, bytes } = range;
     this.ranges.copy(range, lines);
-    this.rules.link(spoolDir, summary);
+    this.rules.link(spoolDir, summary, lines);
     this.counts.files += files;
     this.counts.bytes += bytes;
     this.counts.unchanged += files;

@@ -101,7 +101,7 @@ function queryName(route: AnyRoute, req: PrerenderRequest): string {
   const { query } = req;
   const keys = Object.keys(query);
   // A query has a few keys: sorted in place by insertion (Array.prototype.sort sets up more than
-  // that costs, and a build names ~100,000 files).
+  // that costs, and a build names every file it plans).
   for (let i = 1; i < keys.length; i++) {
     for (let j = i; j > 0 && keys[j - 1]! > keys[j]!; j--) [keys[j - 1], keys[j]] = [keys[j]!, keys[j - 1]!];
   }
@@ -152,9 +152,9 @@ function popcount(m: number): number {
  * mean the same as the whole. Path parameters are validated on their own, so this depends only on
  * the route and the query, and is memoized: a few hundred distinct queries per build, plus one per
  * match (`/summary?event=ID`, the alias of `/events/ID`), asked once each. The bound is for the
- * first kind: cleared when full, the memo does not grow with the store (a bound above the matches
- * of demo scale 4 held ~5 MB of those once-asked queries to the build's end), and the few hundred
- * are worked out again after each clearing.
+ * first kind: cleared when full, the memo does not grow with the store (a bound above the number of
+ * matches would hold those once-asked queries to the build's end), and the few hundred are worked
+ * out again after each clearing.
  */
 const sameMeaning = new Map<string, number[]>();
 const SAME_MEANING_KEPT = 1 << 12;
@@ -171,7 +171,7 @@ function sameMeaningMasks(route: AnyRoute, query: ReadonlyArray<readonly [string
       return null;
     }
   };
-  // Most subsets are invalid, and an error's stack trace, never read here, was most of their cost.
+  // Most subsets are invalid, and an error's stack trace, never read here, is most of their cost.
   const traces = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

@@ -1,10 +1,11 @@
 /**
- * Reach (CONTRACT §5.2): which pre-rendered requests the CDN's literal rules reach first, and the
- * hot set every build must reach. The order is declared per route in the route table (`reach`):
- * league-level requests first, then per-match requests by their match's closeness to the snapshot
- * time — live matches, then yesterday's, today's and tomorrow's (UTC days around the snapshot), then
- * outward a day at a time — each request's shortest spelling before its other spellings. Days are
- * the snapshot's, not the wall clock's, so the same store always gives the same rules.
+ * Reach (docs/publishing.md, "Reach and the rule budget"): which pre-rendered requests the CDN's
+ * literal rules reach first, and the hot set every build must reach. The order is declared per
+ * route in the route table (`reach`): league-level requests first, then per-match requests by their
+ * match's closeness to the snapshot time — live matches, then yesterday's, today's and tomorrow's
+ * (UTC days around the snapshot), then outward a day at a time — each request's shortest spelling
+ * before its other spellings. Days are the snapshot's, not the wall clock's, so the same store
+ * always gives the same rules.
  *
  * A `match` route names its match by the `league` path parameter and the `eventId` path parameter
  * or, for the `/summary?event=ID` spelling, the `event` query parameter.
@@ -99,7 +100,8 @@ export class ReachPolicy {
     const key = `${league}\0${id}`;
     // Plans and manifests list a match's requests together: remembering the last match is enough.
     if (this.memo?.key === key) return this.memo.row;
-    // The stored scoreboard day is the kickoff's UTC day (CONTRACT §2.4), so no record is parsed.
+    // The stored scoreboard day is the kickoff's UTC day (docs/json-api.md, "Endpoints"), so no
+    // record is parsed.
     const found = this.store.matches.dayOf(league, id);
     const row = found ? { day: found.day, live: found.state === 'in' } : null;
     this.memo = { key, row };

@@ -1,6 +1,6 @@
 /**
- * What a build must render (CONTRACT §5.3): everything, only what the store's change log says
- * changed since the published build's snapshot, or nothing at all.
+ * What a build must render (docs/publishing.md, "Incremental builds"): everything, only what the
+ * store's change log says changed since the published build's snapshot, or nothing at all.
  */
 import { topicsOfChange } from '../../api/reads.js';
 import { topic } from '../../api/reads.js';

@@ -38,6 +38,8 @@ export type JobResult =
       contentType: string;
       bytes: number;
       placed: Placed;
+      /** Whether the bytes differ from the published release's file, or it had none (its cache tag is purged). */
+      bytesChanged: boolean;
     }
   | { ok: false; error: string };
 
@@ -46,7 +48,8 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
   if (!route) return { ok: false, error: `${job.path}: unknown route ${job.route}` };
   const req = { method: 'GET', path: job.path, rawQuery: job.rawQuery, headers: {} };
   const request = { route, params: job.params, query: job.query, key: job.key };
-  const res = render(req, { store, clock }, { kind: 'resolved', route, request });
+  // Only ETag, Cache-Control and Content-Type are recorded: the shared-cache headers are the server's to add.
+  const res = render(req, { store, clock, sharedCache: false }, { kind: 'resolved', route, request });
   const { ETag: etag, 'Cache-Control': cacheControl, 'Content-Type': contentType } = res.headers;
   const url = job.rawQuery ? `${job.path}?${job.rawQuery}` : job.path;
   if (res.status !== 200 || !etag || !cacheControl || !contentType) {
@@ -55,7 +58,10 @@ export async function runJob(job: RenderJob, store: StoreReader, clock: Clock, p
   try {
     const placed = await placer.place(job.file, res.body, etag, job.before, job.recycled);
     const bytes = res.body.length;
-    return { ok: true, status: res.status, etag, cacheControl, contentType, bytes, placed };
+    // A full build rewrites every file (`changed`), whether or not its bytes differ: the manifest says.
+    const same = job.before !== null && job.before.etag === etag && job.before.bytes === bytes;
+    const bytesChanged = placed === 'added' || (placed === 'changed' && !same);
+    return { ok: true, status: res.status, etag, cacheControl, contentType, bytes, placed, bytesChanged };
   } catch (err) {
     return { ok: false, error: `${job.file}: ${err instanceof Error ? err.message : String(err)}` };
   }

@@ -258,10 +258,10 @@ function startWorker(): Worker {
 let prestarted: Worker | null = null;
 
 /**
- * Start a render worker now, for a build about to start (`fds build`, src/cli/main.ts): it loads its
- * modules (~0.25 s of a core: a worker thread's own start-up, then the render core's modules) while
- * this thread loads its own and plans, and the build takes it when it launches its pool. One that
- * is not taken does not keep the process alive.
+ * Start a render worker now, for a build about to start (`fds build`, src/cli/main.ts): it loads
+ * its modules (a worker thread's own start-up, then the render core's modules, a noticeable part of
+ * a small build; docs/performance.md) while this thread loads its own and plans, and the build
+ * takes it when it launches its pool. One that is not taken does not keep the process alive.
  */
 export function prestartRenderWorker(): void {
   if (prestarted) return;

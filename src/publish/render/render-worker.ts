@@ -43,8 +43,8 @@ function begin(setup: WorkerSetup): Rendering {
 /**
  * Jobs a worker keeps under way. Its file writes are made in its own thread (place.ts `inThread`),
  * but a job may still wait on a directory being made, and each job under way holds its body:
- * rendering every job the build has sent at once held hundreds of fixtures pages (~600 KB each) at
- * scale 4. A job waits for a slot.
+ * rendering every job the build has sent at once would hold hundreds of large fixtures pages. A job
+ * waits for a slot.
  */
 const WRITES = 8;
 let writing = 0;

@@ -109,13 +109,15 @@ export class InStep {
   /**
    * The file's bytes [at, to) as they are: `entries` entries of one line each (a manifest's), taken
    * together unread when they are the next ones in the file (what was read ahead lies before them,
-   * and stays pending) and are as many whole lines; null otherwise, taking nothing.
+   * and stays pending) and are as many whole lines; null otherwise, taking nothing. When a lookup of
+   * a key the file does not have read ahead past them (a file new to this build), they are taken from
+   * what was read ahead instead, if every one of them is still there.
    */
   skip(at: number, to: number, entries: number): Buffer | null {
     const { lines } = this;
     if (!lines) return null;
     const next = this.next !== null ? this.nextAt : lines.offset;
-    if (next !== at) return null;
+    if (next !== at) return next >= to && at < to ? this.takeReadAhead(at, to, entries) : null;
     const bytes = lines.read(at, to);
     if (!bytes || !wholeLines(bytes, entries)) return null;
     lines.seek(to);
@@ -123,6 +125,24 @@ export class InStep {
     this.next = null;
     this.nextKey = null;
     this.done = false;
+    return bytes;
+  }
+
+  /** `skip` for a range the reader is past: its entries, one line each, all pending and taken together. */
+  private takeReadAhead(at: number, to: number, entries: number): Buffer | null {
+    const bytes = this.lines!.read(at, to);
+    if (!bytes || !wholeLines(bytes, entries)) return null;
+    const keys: string[] = [];
+    for (let start = 0; start < bytes.length; ) {
+      const end = bytes.indexOf(NEWLINE, start);
+      const line = bytes.toString('utf8', start, end);
+      const key = this.keyOf(line);
+      const held = this.pending.get(key);
+      if (held?.length !== 1 || held[0] !== line) return null;
+      keys.push(key);
+      start = end + 1;
+    }
+    for (const key of keys) this.pending.delete(key);
     return bytes;
   }
 

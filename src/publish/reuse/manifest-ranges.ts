@@ -1,10 +1,10 @@
 /**
  * Where each segment's files (spool-segments.ts: a run of consecutive files in plan order) stand in
  * a release's manifest, as bytes. A segment of match groups that no change touched, whose groups
- * are the ones the published build put under its key, and whose files the recycled release holds
- * as published, is carried over whole by the next build: its manifest lines are copied as bytes
- * and its spool segment linked, without reading a line or planning a file (write-release.ts). The
- * day step at demo scale 4 carries 102,968 of its 113,691 files so (661 of 781 segments).
+ * are the ones the published build put under its key, and whose files the recycled release holds as
+ * published, is carried over whole by the next build: its manifest lines are copied as bytes and
+ * its spool segment linked, without reading a line or planning a file (write-release.ts). An
+ * incremental build after a day's sync carries most of its files so (docs/performance.md).
  *
  * Kept beside the spool's index in the release's carry directory (release.ts `carryDir`), one
  * JSON line per segment in manifest order.

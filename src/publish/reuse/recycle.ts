@@ -1,5 +1,6 @@
 /**
- * Recycled releases: an incremental build's cost follows the change, not the store (CONTRACT §5.3).
+ * Recycled releases: an incremental build's cost follows the change, not the store
+ * (docs/publishing.md, "Incremental builds").
  *
  * A fresh release directory costs a link per unchanged file, and pruning the oldest release an
  * unlink per file — both grow with the store, and on a busy disk they are most of a small build.
@@ -8,15 +9,15 @@
  * only the files that differ from the new build are replaced, each by rename(2) so no inode another
  * release shares is ever written into; files the new build no longer has are deleted.
  *
- * "Differ" must include a file whose bytes are right but whose inode is not the published one's,
- * so that an unchanged file stays the very same file (same inode and mtime) from release to
- * release. Every release therefore records, beside it (`<release>.written`), the release it was
- * built from, the files it wrote anew rather than linked, and the files of that release it does not
- * have: a file of the published release that no release after the recycled one wrote is the
- * published release's own inode, and what the recycled release holds beyond the published one is
- * among the files those releases removed. So the recycled release's manifest is never read (45 MB
- * at demo scale 4): the published one, which the build reads anyway, and the lineage say it all.
- * When there is no release to take over, or its lineage is not complete (a full build in between, a
+ * "Differ" must include a file whose bytes are right but whose inode is not the published one's, so
+ * that an unchanged file stays the very same file (same inode and mtime) from release to release.
+ * Every release therefore records, beside it (`<release>.written`), the release it was built from,
+ * the files it wrote anew rather than linked, and the files of that release it does not have: a
+ * file of the published release that no release after the recycled one wrote is the published
+ * release's own inode, and what the recycled release holds beyond the published one is among the
+ * files those releases removed. So the recycled release's manifest, which grows with the store, is
+ * never read: the published one, which the build reads anyway, and the lineage say it all. When
+ * there is no release to take over, or its lineage is not complete (a full build in between, a
  * release published by other means, another lineage format), a build starts from an empty directory
  * and links each unchanged file from the published release (place.ts).
  */
@@ -60,7 +61,7 @@ const HEAD = 'from ';
 /**
  * Record how `release` was made (base null: from nothing, or rendered in full). Best effort: without
  * it the release is simply never recycled. Written a line at a time: a build that writes every file
- * anew lists them all (~114,000 at demo scale 4), which a string held whole would cost the heap.
+ * anew lists them all, which a string held whole would cost the heap.
  */
 export function writeLineage(release: string, lineage: Lineage, fs: OutputFs = nodeFs) {
   const file = lineageFile(release);
@@ -163,8 +164,8 @@ export class Recycler {
     const from = path.join(layout.root, oldest);
     if (!fs.existsSync(path.join(from, MANIFEST_FILE))) return null;
     fs.renameSync(from, temp);
-    // Its manifest and rule spool are large (45 and 53 MB at demo scale 4): set aside under names of
-    // their own and deleted in the background while the build goes on (`discarded`).
+    // Its manifest and rule spool grow with the store: set aside under names of their own and
+    // deleted in the background while the build goes on (`discarded`).
     const aside = discardedFiles(temp);
     if (fs.existsSync(carryDir(from))) fs.renameSync(carryDir(from), aside.carry);
     fs.renameSync(path.join(temp, MANIFEST_FILE), aside.manifest);

@@ -46,6 +46,3 @@ export const block = (pathPattern: string, headers: Readonly<Record<string, stri
   `${pathPattern}\n${Object.entries(headers)
     .map(([k, v]) => `  ${k}: ${v}\n`)
     .join('')}`;
-
-export const headerBlock = (file: string, h: { etag: string; cacheControl: string }) =>
-  `/${file}\n  ETag: ${h.etag}\n  Cache-Control: ${h.cacheControl}\n`;

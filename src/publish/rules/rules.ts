@@ -40,7 +40,7 @@
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import type { AnyRoute } from '../../api/route.js';
-import { CORS, JSON_TYPE } from '../../api/headers.js';
+import { CORS } from '../../api/headers.js';
 import type { OutputFs } from '../../util/lines.js';
 import { LineWriter, linesSync } from '../../util/lines.js';
 import type { PlannedFile, RequestForm } from '../plan/plan.js';
@@ -54,11 +54,11 @@ import type { SegmentSummary } from './spool-segments.js';
 import { SegmentWriter } from './spool-segments.js';
 import { LinkedSegments } from './linked-segments.js';
 import { Admission, cutoff } from './budget-cut.js';
-import { parsePrevious } from '../reuse/previous.js';
 import { ASSET_DIR, ASSET_HEADERS } from '../../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
-import { block, escapeRule, headerBlock, literalRequest, pageRules, subsets } from './rule-text.js';
+import { block, escapeRule, literalRequest, pageRules, subsets } from './rule-text.js';
+import { HeaderPlan } from './header-plan.js';
 
 export interface RuleStats {
   total: number;
@@ -71,6 +71,9 @@ export interface RuleStats {
   candidates: number;
   /** Pre-rendered requests a literal rule reaches, in their shortest spelling; and of the hot set. */
   reach: ReachCount;
+  /** Bytes of `_headers`, and the files in it with a block of their own (header-plan.ts). */
+  headersBytes: number;
+  headerExceptions: number;
 }
 
 /**
@@ -82,8 +85,8 @@ export interface RuleStats {
 export class RulePlanner {
   private readonly spool: SegmentWriter;
   private readonly linked: LinkedSegments;
-  /** With the edge router every file is reachable, so every file needs its headers. */
-  private readonly allHeaders: LineWriter | null;
+  /** `_headers`: by path pattern, plus the files whose Cache-Control is not their pattern's. */
+  private readonly headerPlan = new HeaderPlan();
   private readonly perPriority = new Map<number, number>();
   private readonly routes = new Map<string, AnyRoute>();
   private readonly counted = noReach();
@@ -105,7 +108,6 @@ export class RulePlanner {
     this.fs.mkdirSync(workDir, { recursive: true });
     // Written in the background: it is read only by the next build.
     this.spool = new SegmentWriter(path.join(workDir, 'spool'), this.fs);
-    this.allHeaders = router === 'edge' ? new LineWriter(path.join(workDir, 'headers.txt'), this.fs) : null;
   }
 
   /** `segment`: the spool segment the file's candidates go to (spool-segments.ts). */
@@ -116,11 +118,12 @@ export class RulePlanner {
   ): void {
     const { file } = planned;
     if (!file.startsWith(`${STATIC_PREFIX}/`)) {
-      // Outside `_s/` no blanket block gives the type and CORS: the file's own block does.
-      const { contentType, etag, cacheControl } = headers;
-      const own = { 'Content-Type': contentType, ...CORS, ETag: etag, 'Cache-Control': cacheControl };
+      // Outside `_s/` no blanket block gives the type and CORS: the file's own block does. No ETag:
+      // Netlify makes its own for every file it serves (header-plan.ts).
+      const { contentType, cacheControl } = headers;
+      const own = { 'Content-Type': contentType, ...CORS, 'Cache-Control': cacheControl };
       this.pinnedHeaders.push(block(`/${file}`, own));
-    }
+    } else this.headerPlan.file(file, headers.cacheControl);
     // A request's shortest spelling is also one of its forms: its standing is worked out once.
     const standings = new Map<RequestForm, Standing>();
     const standingOf = (form: RequestForm) => {
@@ -139,7 +142,6 @@ export class RulePlanner {
         hot.add(request);
       }
     }
-    if (file.startsWith(`${STATIC_PREFIX}/`)) this.allHeaders?.write(headerBlock(file, headers));
     const { etag, cacheControl } = headers;
     const spool = (form: RequestForm, k: number, request: string, shortest: boolean) => {
       const standing = standingOf(form);
@@ -184,8 +186,7 @@ export class RulePlanner {
    * untouched, so only what follows the snapshot day is computed again — and the standing of a match
    * that `changed` says changed (asked once per candidate: the caller remembers its last answer).
    * False when one cannot be carried over: nothing was added then.
-   * `manifestLine`: the file's line in the published manifest, for its headers, read only when every
-   * file gets its own header block (edge router).
+   * `manifestLine`: the file's line in the published manifest, for its Cache-Control (header-plan.ts).
    */
   carry(
     file: string,
@@ -200,6 +201,7 @@ export class RulePlanner {
       if (!c || !carriable(file, c.hotq)) return false;
       carried.push(c);
     }
+    this.headerPlan.manifestLine(manifestLine);
     for (const c of carried) {
       // `changed` remembers its last answer: a match's candidates (and files) come together.
       const moved = c.level === 'match' && !!c.league && !!c.id && changed(c.league, c.id);
@@ -221,16 +223,17 @@ export class RulePlanner {
       this.addRoute(c.route);
       this.perPriority.set(p, (this.perPriority.get(p) ?? 0) + 1);
     }
-    if (this.allHeaders) this.allHeaders.write(headerBlock(file, parsePrevious(manifestLine)));
     return true;
   }
 
   /**
    * A segment of the published spool (in `from`) whose files are all carried over untouched: linked
-   * as it is, its candidates counted from its summary (linked-segments.ts).
+   * as it is, its candidates counted from its summary (linked-segments.ts). `manifestLines`: the
+   * segment's published manifest lines, for their Cache-Control (header-plan.ts).
    */
-  link(from: string, summary: SegmentSummary): void {
+  link(from: string, summary: SegmentSummary, manifestLines?: Buffer): void {
     this.linked.add(this.spool.link(from, summary), summary);
+    if (manifestLines) this.headerPlan.manifestLines(manifestLines);
   }
 
   private addRoute(name: string): void {
@@ -247,7 +250,6 @@ export class RulePlanner {
   /** Stop spooling (idempotent). */
   close(): void {
     this.spool.close();
-    this.allHeaders?.close();
   }
 
   /** Write `_redirects` and `_headers` into `dir`; keep the spool as `spoolTo` (the next build carries from it). */
@@ -271,15 +273,10 @@ export class RulePlanner {
       { length: maxK + 1 },
       (_, k) => new LineWriter(path.join(this.workDir, `k-${k}.txt`), this.fs),
     );
-    const headers = new LineWriter(path.join(dir, '_headers'), this.fs);
-    headers.write(`/${STATIC_PREFIX}/*\n  Content-Type: ${JSON_TYPE}\n`);
-    for (const [name, value] of Object.entries(CORS)) headers.write(`  ${name}: ${value}\n`);
-    if (this.fs.existsSync(path.join(dir, ASSET_DIR))) headers.write(block(`/${ASSET_DIR}/*`, ASSET_HEADERS));
-    for (const b of this.pinnedHeaders) headers.write(b);
-    if (this.allHeaders) {
-      for (const line of linesSync(this.allHeaders.file, this.fs)) headers.write(`${line}\n`);
-    }
-    const withHeaders = new Set<string>();
+    const pinned = [...this.pinnedHeaders];
+    if (this.fs.existsSync(path.join(dir, ASSET_DIR))) pinned.unshift(block(`/${ASSET_DIR}/*`, ASSET_HEADERS));
+    const headersText = this.headerPlan.text(pinned);
+    this.fs.writeFileSync(path.join(dir, '_headers'), headersText);
     const reach = { ...this.counted, reached: 0, hotReached: 0 };
     let literals = 0;
     for (const line of this.admission.admitted(cut)) {
@@ -289,12 +286,7 @@ export class RulePlanner {
       reach.reached += s.shortest;
       // Heat is not spooled (it follows the snapshot day): worked out as carry() and add() do.
       if (s.shortest === 1 && this.reach.hotOf(s)) reach.hotReached++;
-      if (!this.allHeaders && !withHeaders.has(s.file) && s.file.startsWith(`${STATIC_PREFIX}/`)) {
-        withHeaders.add(s.file);
-        headers.write(headerBlock(s.file, s));
-      }
     }
-    headers.close();
     for (const g of groups) g.close();
 
     const out = new LineWriter(path.join(dir, '_redirects'), this.fs);
@@ -322,6 +314,8 @@ export class RulePlanner {
       budget: this.budget,
       candidates: [...this.perPriority.values()].reduce((a, b) => a + b, 0),
       reach,
+      headersBytes: Buffer.byteLength(headersText),
+      headerExceptions: this.headerPlan.exceptionCount,
     };
   }
 }

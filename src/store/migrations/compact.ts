@@ -1,7 +1,7 @@
 /**
- * The compact store (CONTRACT §2.4): summaries and play streams as compressed JSON texts (3), with
- * where each play ends (5) and where each summary section lies (8) stored beside them, so nothing is
- * scanned to be sliced.
+ * The compact store (docs/performance.md): summaries and play streams as compressed JSON texts (3),
+ * with where each play ends (5) and where each summary section lies (8) stored beside them, so
+ * nothing is scanned to be sliced.
  */
 import type { DB } from '../sqlite.js';
 import { packEnds, packJson, packSpans, unpackBytes } from '../blob.js';
@@ -9,9 +9,9 @@ import { arraySpans } from '../../util/json-spans.js';
 import { columnsOf, eachRow } from './table-rows.js';
 
 /**
- * 3: a compact store (CONTRACT §2.4). A summary's sections and a match's whole play stream are each
- * one compressed JSON text; a stream keeps, beside it, each play's id and whether it is flagged, so
- * the important filter and the counts need no decompression of anything else.
+ * 3: a compact store (docs/performance.md). A summary's sections and a match's whole play stream
+ * are each one compressed JSON text; a stream keeps, beside it, each play's id and whether it is
+ * flagged, so the important filter and the counts need no decompression of anything else.
  */
 export function compactStore(db: DB): void {
   db.exec('ALTER TABLE match_summaries ADD COLUMN sections BLOB');

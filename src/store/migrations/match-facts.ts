@@ -1,7 +1,8 @@
 /**
  * Schema 9, a match's facts: the two things a summary reads of its match's record (the provider,
- * whether a competitor has statistics), stored beside it. Read out of the record's text (SQLite parsed
- * it three times), they took 16–22 µs of a 129–141 µs summary answer; from the columns, 2.7 µs.
+ * whether a competitor has statistics), stored beside it. Read out of the record's text, which
+ * SQLite parses for each, they are a large share of a summary answer; from the columns, next to
+ * nothing (docs/performance.md).
  */
 import type { DB } from '../sqlite.js';
 import { hasStatistics, providerOf } from '../columns.js';

@@ -1,4 +1,7 @@
-/** The first two migrations, plain SQL: the normalized store, then change tracking (CONTRACT §2.4). */
+/**
+ * The first two migrations, plain SQL: the normalized store, then change tracking
+ * (docs/publishing.md, "Incremental builds").
+ */
 
 /** 1: the normalized store. */
 export const normalizedStore = `

@@ -22,12 +22,11 @@ interface Decoded {
 }
 
 /**
- * A build reads each stream for two pages in a row (a match's first page and its first `limit=300`),
- * so the stream decoded for one page is kept for the next read, and no longer: whether that read
- * takes it or decodes another stream, it is let go. Kept any longer, decoded streams outlive the
- * young generation, and once dropped their bytes wait in the render worker's malloc arena for a full
- * collection: keeping the last two decoded, a full build's peak RSS at demo scale 1 / 4 / 8 was
- * 216 / 235–242 / 254 MiB against 198–199 / 206–207 / 218 without.
+ * A build reads each stream for two pages in a row (a match's first page and its first
+ * `limit=300`), so the stream decoded for one page is kept for the next read, and no longer:
+ * whether that read takes it or decodes another stream, it is let go. Kept any longer, decoded
+ * streams outlive the young generation, and once dropped their bytes wait in the render worker's
+ * malloc arena for a full collection, which raises a full build's peak RSS (docs/performance.md).
  */
 export class PlayQueries {
   private readonly s;

@@ -1,6 +1,7 @@
 /**
- * ESPN's public soccer API over HTTP (CONTRACT §2.1). Paths and query strings are ESPN's own, so
- * any server that mirrors them — a loopback stand-in in tests — can take ESPN's place.
+ * ESPN's public soccer API over HTTP (docs/cli.md, "ESPN over HTTP"). Paths and query strings are
+ * ESPN's own, so any server that mirrors them — a loopback stand-in in tests — can take ESPN's
+ * place.
  *
  * Every payload is checked with the same mapping the orchestrator stores it through before it is
  * returned: an invalid body counts as a failed attempt and is fetched again, and one that stays

@@ -1,5 +1,5 @@
 /**
- * Recorded ESPN responses in a directory (CONTRACT §2.2):
+ * Recorded ESPN responses in a directory (docs/cli.md, "Recorded files"):
  *   <league>/scoreboard/<YYYYMMDD>.json, <league>/summary/<eventId>.json,
  *   <league>/plays/<eventId>.json | <eventId>-<page>.json, <league>/teams.json,
  *   <league>/roster/<teamId>.json, <league>/standings/<season>.json | standings.json

@@ -19,6 +19,11 @@ export interface TargetResponse {
 
 export interface Target {
   name: string;
+  /**
+   * Whether its answers carry the shared-cache headers (lifetimes, tags) everywhere. Default: yes,
+   * but for the CDN's targets (named `cdn…`): Netlify's `_headers` give files what a path pattern can say.
+   */
+  sharedCache?: boolean;
   request(method: string, url: string, headers?: Record<string, string>): Promise<TargetResponse>;
   close(): Promise<void>;
 }

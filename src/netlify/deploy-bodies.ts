@@ -1,0 +1,204 @@
+/**
+ * The per-match bodies of the function's slim store (function-package.ts), read from the deploy's
+ * Netlify Blobs store. The slim store keeps every row the render core reads — a summary's hash and
+ * time, a stream's counts — but not the compressed bodies (a summary's sections, a match's play
+ * streams): those are one blob per match (match-body.ts), uploaded with the deploy, so a function
+ * always reads the bodies of the build it was deployed with.
+ *
+ * The render core is synchronous and reads the store as it goes; a blob is fetched. So a request is
+ * rendered once with the bodies this instance holds: a body it lacks is noted and stands in as an
+ * empty one; if any was noted, it is fetched, checked against the slim store's row (its hash), and the
+ * request is rendered again. The first answer is dropped, so what the client gets is the render
+ * core's answer over the same rows and bodies the full store holds — byte for byte. Only a summary
+ * or plays request of a match with a stored body ever waits for a blob; blobs are kept (a byte
+ * budget) for the next request of the same match.
+ */
+import type { StoreReader } from '../store/read/reader.js';
+import type { SummaryRow } from '../store/read/types.js';
+import { spanAt, spansOf, streamSize, summarySize, unpackBytes } from '../store/blob.js';
+import { getMeta } from '../store/db.js';
+import { objectSpans } from '../util/json-spans.js';
+import { ByteLru } from '../server/byte-lru.js';
+import type { MatchBody } from './match-body.js';
+import { BadMatchBody, decodeMatchBody, matchBodyKey } from './match-body.js';
+
+/** store_meta in the slim store: where its per-match bodies are. */
+export const META_BODIES = 'function_bodies';
+export const BODIES_IN_DEPLOY_BLOBS = 'netlify-deploy-blobs';
+
+/** Where blobs come from: the deploy's store (`getDeployStore()`), or a test's stand-in. */
+export interface BlobSource {
+  get(key: string): Promise<Buffer | null>;
+}
+
+/** Blobs held between requests: a match's summary and plays pages are often asked for together. */
+export const HELD_BODY_BYTES = 64 * 1024 * 1024;
+
+const EMPTY = Buffer.alloc(0);
+const EMPTY_OBJECT = Buffer.from('{}');
+
+export class BodyUnavailable extends Error {}
+
+interface SummaryMeta {
+  hash: string;
+  last_synced_at: string;
+}
+
+interface StreamMeta {
+  hash: string;
+  count: number;
+  important: number;
+}
+
+/**
+ * Bodies for one slim store's reader: `attach` hooks its two body reads (a summary, a page of plays);
+ * null when the store holds its bodies itself (a full store: nothing to do).
+ */
+export class DeployBodies {
+  private readonly held = new ByteLru(HELD_BODY_BYTES);
+  /**
+   * Bodies fetched for the render running now (`renderWith`): its second render reads them whatever
+   * the budget held. Set only while that render runs, synchronously, so requests answered
+   * concurrently never see each other's.
+   */
+  private fetched: ReadonlyMap<string, MatchBody> = new Map();
+  private readonly wanted = new Map<string, { league: string; match: string }>();
+  private decodedLast: { key: string; important: boolean; bytes: Buffer } | null = null;
+  private readonly summaryMeta;
+  private readonly streamMeta;
+
+  private constructor(
+    reader: StoreReader,
+    private readonly source: () => Promise<BlobSource>,
+  ) {
+    const db = reader.db;
+    this.summaryMeta = db.prepare(
+      'SELECT hash, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
+    );
+    this.streamMeta = db.prepare(
+      'SELECT hash, count, important FROM play_streams WHERE league_slug = ? AND match_id = ?',
+    );
+    reader.matches.summary = (league, id) => this.summary(league, id);
+    reader.plays.page = (league, match, important, limit, offset) => this.page(league, match, important, limit, offset);
+  }
+
+  static attach(reader: StoreReader, source: () => Promise<BlobSource>): DeployBodies | null {
+    if (getMeta(reader.db, META_BODIES) !== BODIES_IN_DEPLOY_BLOBS) return null;
+    return new DeployBodies(reader, source);
+  }
+
+  /** The matches whose bodies the last render lacked, forgotten as they are handed over. */
+  takeWanted(): Array<{ league: string; match: string }> {
+    const out = [...this.wanted.values()];
+    this.wanted.clear();
+    return out;
+  }
+
+  /**
+   * Fetch the bodies of these matches for a render (`renderWith`), each checked against the slim
+   * store's rows. Throws BodyUnavailable when one is missing or of another state of the store.
+   */
+  async load(matches: ReadonlyArray<{ league: string; match: string }>): Promise<ReadonlyMap<string, MatchBody>> {
+    const fetched = new Map<string, MatchBody>();
+    let source: BlobSource;
+    try {
+      source = await this.source();
+    } catch (err) {
+      throw new BodyUnavailable(`the deploy's blob store: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    for (const { league, match } of matches) {
+      const key = matchBodyKey(league, match);
+      let blob: Buffer | null;
+      try {
+        blob = await source.get(key);
+      } catch (err) {
+        throw new BodyUnavailable(`blob ${key}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (!blob) throw new BodyUnavailable(`blob ${key}: not in the deploy's store`);
+      let body: MatchBody;
+      try {
+        body = decodeMatchBody(blob);
+      } catch (err) {
+        if (err instanceof BadMatchBody) throw new BodyUnavailable(`blob ${key}: ${err.message}`);
+        throw err;
+      }
+      const s = this.summaryMeta.get(league, match) as SummaryMeta | undefined;
+      const p = this.streamMeta.get(league, match) as StreamMeta | undefined;
+      if ((s && body.summary?.hash !== s.hash) || (p && body.plays?.hash !== p.hash)) {
+        throw new BodyUnavailable(`blob ${key}: of another state of the store than the function's`);
+      }
+      fetched.set(key, body);
+      this.held.set(key, blob);
+    }
+    return fetched;
+  }
+
+  /** Run a (synchronous) render with these bodies at hand; a body it still lacks makes it BodyUnavailable. */
+  renderWith<T>(fetched: ReadonlyMap<string, MatchBody>, render: () => T): T {
+    this.fetched = fetched;
+    try {
+      const out = render();
+      if (this.wanted.size) throw new BodyUnavailable('a render asked for a body it was not given');
+      return out;
+    } finally {
+      this.fetched = new Map();
+      this.wanted.clear();
+    }
+  }
+
+  /** A match's bodies, if this instance has them; else noted as wanted. */
+  private body(league: string, match: string): MatchBody | null {
+    const key = matchBodyKey(league, match);
+    const fetched = this.fetched.get(key);
+    if (fetched) return fetched;
+    const held = this.held.entry(key)?.value;
+    if (held) return decodeMatchBody(held);
+    this.wanted.set(key, { league, match });
+    return null;
+  }
+
+  /** As MatchQueries.summary reads a full store's row. */
+  private summary(league: string, id: string): SummaryRow | undefined {
+    const row = this.summaryMeta.get(league, id) as SummaryMeta | undefined;
+    if (!row) return undefined;
+    const body = this.body(league, id);
+    // A stand-in for the first render, which is dropped.
+    if (!body) return { json: EMPTY_OBJECT, spans: new Map(), lastSyncedAt: row.last_synced_at };
+    const s = body.summary!;
+    const stored = s.sectionSpans === null ? null : spansOf(s.sectionSpans);
+    const json = unpackBytes(s.sections!, stored ? summarySize(stored) : undefined);
+    return { json, spans: stored ?? objectSpans(json), lastSyncedAt: row.last_synced_at };
+  }
+
+  /** As PlayQueries.page reads a full store's stream. */
+  private page(
+    league: string,
+    match: string,
+    important: boolean,
+    limit: number,
+    offset: number,
+  ): { count: number; plays: Buffer } {
+    const row = this.streamMeta.get(league, match) as StreamMeta | undefined;
+    if (!row) return { count: 0, plays: EMPTY };
+    const body = this.body(league, match);
+    if (!body) return { count: 0, plays: EMPTY };
+    const p = body.plays!;
+    const packed = important ? p.importantPlays : p.plays;
+    const ends = important ? p.importantEnds : p.ends;
+    if (!packed || !ends) return { count: 0, plays: EMPTY };
+    const count = important ? row.important : row.count;
+    const last = Math.min(count, offset + limit) - 1;
+    if (offset > last) return { count, plays: EMPTY };
+    const bytes = this.decoded(matchBodyKey(league, match), important, packed, ends);
+    return { count, plays: bytes.subarray(spanAt(ends, offset)![0], spanAt(ends, last)![1]) };
+  }
+
+  /** A stream inflated for one page, kept for the next page of the same stream. */
+  private decoded(key: string, important: boolean, packed: Buffer, ends: Buffer): Buffer {
+    const last = this.decodedLast;
+    if (last && last.key === key && last.important === important) return last.bytes;
+    const bytes = unpackBytes(packed, streamSize(ends));
+    this.decodedLast = { key, important, bytes };
+    return bytes;
+  }
+}

@@ -1,0 +1,332 @@
+/**
+ * What the Netlify Function ships and reads besides its code, made by `fds build` beside the release
+ * (CONTRACT §7): a slim copy of the store and the deploy's blobs of per-match bodies.
+ *
+ * - The slim store (`data/function.sqlite`, netlify.toml `included_files`): every table, row and index
+ *   of the store, but the compressed per-match bodies — a summary's sections, a match's play streams —
+ *   left NULL, and the sync's own bookkeeping left out. It holds what arbitrary query combinations need
+ *   (lists, indexes, leagues, clubs, standings, match records, counts), so it grows with the number of
+ *   matches by about a kilobyte each, not by their bodies.
+ * - The bodies, one blob per match (match-body.ts), in `.netlify/v1/blobs/deploy/<league>/<id>/blob`:
+ *   Netlify's file-based upload, which `netlify deploy` and Netlify's own builds send to the deploy's
+ *   Blobs store. The function reads a match's blob when a request needs its body (deploy-bodies.ts).
+ *
+ * Both are of the snapshot the release was built from: the slim store is copied in the build's read
+ * transaction's snapshot (checked), and the blobs follow the store's change log — only the matches
+ * changed since the package's snapshot are written again, all of them when the log does not reach back.
+ * `data/function.json` records the snapshot and the sizes, so a build that changes nothing measures
+ * nothing again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { StoreReader } from '../store/read/reader.js';
+import { SCHEMA_VERSION } from '../store/migrations/index.js';
+import type { Snapshot } from '../store/snapshots.js';
+import { SnapshotQueries } from '../store/snapshots.js';
+import { BODIES_IN_DEPLOY_BLOBS, META_BODIES } from './deploy-bodies.js';
+import type { FunctionSize, SizeCache } from './function-size.js';
+import { functionArchiveSize } from './function-size.js';
+import { DEPLOY_BLOBS, FUNCTION_STATE, FUNCTION_STORE } from './function-store.js';
+import type { MatchBody } from './match-body.js';
+import { encodeMatchBody } from './match-body.js';
+
+/** Bumped when what the package holds changes: a package of another version is made again. */
+const PACKAGE_VERSION = 1;
+
+/** The columns the function reads from the deploy's blobs (or never reads): NULL in the slim store. */
+export const SLIM_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  match_summaries: ['sections', 'section_spans'],
+  // `flags` feeds the sync's important counts; the render core reads the counts.
+  play_streams: ['flags', 'ends', 'plays', 'important_ends', 'important_plays'],
+};
+/** Tables only the sync reads: empty in the slim store. */
+export const SLIM_EMPTY_TABLES: ReadonlySet<string> = new Set(['sync_state']);
+
+/** Change kinds after which a match's blob is written again (snapshots.ts). */
+const BODY_CHANGES = new Set(['match', 'state', 'summary', 'key-events', 'plays']);
+
+export interface FunctionLayout {
+  /** The project root the paths are relative to: the release's parent directory. */
+  root: string;
+  store: string;
+  state: string;
+  blobs: string;
+}
+
+export function functionLayout(out: string): FunctionLayout {
+  const root = path.dirname(path.resolve(out));
+  return {
+    root,
+    store: path.join(root, FUNCTION_STORE),
+    state: path.join(root, FUNCTION_STATE),
+    blobs: path.join(root, DEPLOY_BLOBS),
+  };
+}
+
+interface PackageState {
+  version: number;
+  schema: number;
+  snapshot: Snapshot | null;
+  /** The slim store's size when it was written: another size means another file. */
+  storeBytes: number;
+  /** Blobs the package holds. */
+  blobs: number;
+  sizes: SizeCache;
+}
+
+export interface BlobCounts {
+  /** Blobs written by this build, and their bytes. */
+  written: number;
+  bytes: number;
+  removed: number;
+  /** Every blob the package holds. */
+  count: number;
+  /** True when every blob was written again (no package before, or the change log did not reach back). */
+  full: boolean;
+}
+
+function readState(file: string): PackageState | null {
+  try {
+    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as PackageState;
+    return state.version === PACKAGE_VERSION && state.schema === SCHEMA_VERSION ? state : null;
+  } catch {
+    return null;
+  }
+}
+
+const sameSnapshot = (a: Snapshot | null, b: Snapshot | null) => a?.id === b?.id && a?.at === b?.at;
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Copy `source` (a store file) into `file`, a new store of the same schema without the per-match
+ * bodies. The copy is one read of the source in SQLite (attached); it must show `expected`, the
+ * snapshot the caller reads, else it throws (a sync committed meanwhile).
+ */
+export function writeSlimStore(source: string, file: string, expected: Snapshot | null): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  for (const f of [file, `${file}-journal`]) fs.rmSync(f, { force: true });
+  const out = new Database(file);
+  try {
+    out.pragma('journal_mode = OFF');
+    out.pragma('synchronous = OFF');
+    out.prepare('ATTACH DATABASE ? AS src').run(source);
+    out.exec('BEGIN');
+    type Entry = { type: string; name: string; sql: string };
+    const schema = out
+      .prepare(`SELECT type, name, sql FROM src.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
+        ORDER BY type = 'table' DESC, rowid`)
+      .all() as Entry[];
+    const withoutRowid = new Set(
+      out.prepare("SELECT name FROM pragma_table_list WHERE schema = 'src' AND wr = 1").pluck().all() as string[],
+    );
+    for (const t of schema) {
+      if (t.type !== 'table') continue;
+      out.exec(t.sql);
+      if (SLIM_EMPTY_TABLES.has(t.name)) continue;
+      const names = out.prepare('SELECT name FROM pragma_table_info(?, ?)').pluck().all(t.name, 'src') as string[];
+      const slim = SLIM_COLUMNS[t.name] ?? [];
+      const columns = names.map(quote);
+      const values = names.map((n) => (slim.includes(n) ? 'NULL' : quote(n)));
+      // In the source's row order: a scan without ORDER BY gives rows as the source would.
+      const order = withoutRowid.has(t.name) ? '' : ' ORDER BY rowid';
+      out.exec(
+        `INSERT INTO main.${quote(t.name)} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM src.${quote(t.name)}${order}`,
+      );
+    }
+    for (const other of schema) if (other.type !== 'table') out.exec(other.sql);
+    out.prepare('INSERT INTO main.store_meta (key, value) VALUES (?, ?)').run(META_BODIES, BODIES_IN_DEPLOY_BLOBS);
+    out.pragma(`user_version = ${out.pragma('src.user_version', { simple: true }) as number}`);
+    const copied = new SnapshotQueries(out).current();
+    // The planner's statistics as the source has them: none, or its own of the same rows and indexes.
+    const analyzed = out.prepare("SELECT 1 FROM src.sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
+    out.exec('COMMIT');
+    out.exec('DETACH DATABASE src');
+    if (!sameSnapshot(copied, expected)) {
+      throw new Error(
+        `the store moved on while the build read it (snapshot ${copied?.id ?? 'none'} instead of ` +
+          `${expected?.id ?? 'none'}): run the build again`,
+      );
+    }
+    if (analyzed) out.exec('ANALYZE');
+  } finally {
+    out.close();
+  }
+}
+
+/** Every match with a body, as league and id. */
+function* matchesWithBodies(store: StoreReader): Generator<[string, string]> {
+  const rows = store.db
+    .prepare(`SELECT league_slug, match_id FROM match_summaries UNION SELECT league_slug, match_id FROM play_streams
+      ORDER BY 1, 2`)
+    .raw()
+    .all() as Array<[string, string]>;
+  yield* rows;
+}
+
+/** A match's bodies as the store holds them, or null when it has none. */
+function bodiesOf(store: StoreReader): (league: string, id: string) => MatchBody | null {
+  const summary = store.db.prepare(
+    'SELECT hash, sections, section_spans FROM match_summaries WHERE league_slug = ? AND match_id = ?',
+  );
+  const stream = store.db.prepare(`SELECT hash, plays, ends, important_plays, important_ends FROM play_streams
+    WHERE league_slug = ? AND match_id = ?`);
+  return (league, id) => {
+    const s = summary.get(league, id) as
+      | { hash: string; sections: Buffer | null; section_spans: string | null }
+      | undefined;
+    const p = stream.get(league, id) as
+      | {
+          hash: string;
+          plays: Buffer | null;
+          ends: Buffer | null;
+          important_plays: Buffer | null;
+          important_ends: Buffer | null;
+        }
+      | undefined;
+    if (!s && !p) return null;
+    return {
+      summary: s ? { hash: s.hash, sections: s.sections, sectionSpans: s.section_spans } : null,
+      plays: p
+        ? {
+            hash: p.hash,
+            plays: p.plays,
+            ends: p.ends,
+            importantPlays: p.important_plays,
+            importantEnds: p.important_ends,
+          }
+        : null,
+    };
+  };
+}
+
+/** The blobs directory's count of blobs: a directory per league, one per match in it. */
+function countBlobs(dir: string): number {
+  let n = 0;
+  for (const league of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (league.isDirectory()) n += fs.readdirSync(path.join(dir, league.name)).length;
+  }
+  return n;
+}
+
+/**
+ * Write the blobs of the matches in `only` (null: every match, into an emptied directory); a match
+ * without bodies loses its blob.
+ */
+export function writeBodyBlobs(store: StoreReader, dir: string, only: Iterable<[string, string]> | null): BlobCounts {
+  const full = only === null;
+  if (full) fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const read = bodiesOf(store);
+  const counts = { written: 0, bytes: 0, removed: 0, count: 0, full };
+  for (const [league, id] of only ?? matchesWithBodies(store)) {
+    const at = path.join(dir, league, id);
+    const body = read(league, id);
+    if (!body) {
+      if (fs.existsSync(at)) counts.removed++;
+      fs.rmSync(at, { recursive: true, force: true });
+      continue;
+    }
+    const blob = encodeMatchBody(body);
+    fs.mkdirSync(at, { recursive: true });
+    fs.writeFileSync(path.join(at, 'blob'), blob);
+    counts.written++;
+    counts.bytes += blob.length;
+  }
+  counts.count = countBlobs(dir);
+  return counts;
+}
+
+/**
+ * The function's package for one build: made (or found current) before the build renders, measured,
+ * and put in place by `commit` once the release is published; `discard` drops what was not committed.
+ * Call `prepare` and `commit` inside the build's read transaction.
+ */
+export class FunctionPackage {
+  private constructor(
+    readonly layout: FunctionLayout,
+    readonly size: FunctionSize,
+    private readonly snapshot: Snapshot | null,
+    private readonly previous: PackageState | null,
+    /** A slim store written for this build, not yet in place. */
+    private temp: string | null,
+    private readonly sizes: SizeCache,
+  ) {}
+
+  /** Blobs the commit wrote (null before it). */
+  blobs: BlobCounts | null = null;
+
+  static async prepare(store: StoreReader, out: string): Promise<FunctionPackage> {
+    const layout = functionLayout(out);
+    const previous = readState(layout.state);
+    const snapshot = store.snapshots.current();
+    const current =
+      previous !== null &&
+      sameSnapshot(previous.snapshot, snapshot) &&
+      fs.statSync(layout.store, { throwIfNoEntry: false })?.size === previous.storeBytes &&
+      fs.existsSync(layout.blobs);
+    let temp: string | null = null;
+    if (!current) {
+      temp = `${layout.store}.${process.pid}.tmp`;
+      try {
+        writeSlimStore(store.db.name, temp, snapshot);
+      } catch (err) {
+        fs.rmSync(temp, { force: true });
+        throw err;
+      }
+    }
+    const sizes: SizeCache = previous?.sizes ?? { zipped: {} };
+    const size = await functionArchiveSize(temp ?? layout.store, FUNCTION_STORE, sizes);
+    return new FunctionPackage(layout, size, snapshot, previous, temp, sizes);
+  }
+
+  /** Put the slim store in place and bring the blobs up to date: the package now matches the release. */
+  commit(store: StoreReader): void {
+    const { layout, previous } = this;
+    let blobs: BlobCounts;
+    if (this.temp) {
+      fs.renameSync(this.temp, layout.store);
+      // Measured under its temporary name: the same file, now in place.
+      const measured = this.sizes.zipped[this.temp];
+      delete this.sizes.zipped[this.temp];
+      if (measured) this.sizes.zipped[layout.store] = measured;
+      this.temp = null;
+      blobs = writeBodyBlobs(store, layout.blobs, this.changedMatches(store));
+    } else {
+      blobs = { written: 0, bytes: 0, removed: 0, count: previous?.blobs ?? 0, full: false };
+    }
+    this.blobs = blobs;
+    const state: PackageState = {
+      version: PACKAGE_VERSION,
+      schema: SCHEMA_VERSION,
+      snapshot: this.snapshot,
+      storeBytes: fs.statSync(layout.store).size,
+      blobs: blobs.count,
+      sizes: this.sizes,
+    };
+    const tmp = `${layout.state}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, `${JSON.stringify(state)}\n`);
+    fs.renameSync(tmp, layout.state);
+  }
+
+  /**
+   * The matches whose bodies may have changed since the package's snapshot, from the store's change
+   * log; null (all of them) when there is no package, the log does not reach back that far, or the
+   * store is not the one the package was made from (its snapshot is not in this store's log as it was).
+   */
+  private changedMatches(store: StoreReader): Iterable<[string, string]> | null {
+    const before = this.previous?.snapshot;
+    if (!before || !fs.existsSync(this.layout.blobs)) return null;
+    if (!sameSnapshot(store.snapshots.byId(before.id), before)) return null;
+    const changes = store.snapshots.changedSince(before.id);
+    if (!changes) return null;
+    const only = new Map<string, [string, string]>();
+    for (const c of changes) if (BODY_CHANGES.has(c.kind)) only.set(`${c.league}/${c.key}`, [c.league, c.key]);
+    return only.values();
+  }
+
+  discard(): void {
+    if (this.temp) fs.rmSync(this.temp, { force: true });
+    this.temp = null;
+  }
+}
