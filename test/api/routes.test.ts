@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGroup, matchRoute } from '../../src/api/route.js';
 import { ROUTES, ROUTES_BY_NAME } from '../../src/app/routes.js';
 import { openApiDocument } from '../../src/api/routes.js';
+import { nearDays } from '../../src/api/prerender.js';
 import { buildPlan, formUrl } from '../../src/publish/plan/plan.js';
 import type { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore, clock, openReader } from './helpers/api-store.js';
@@ -254,10 +255,13 @@ describe('route table', () => {
       n++;
     }
     expect(n).toBeGreaterThan(100);
-    // §5.1: leagues 3 kinds × 2; a scoreboard per stored day (eng.1 2, esp.1 2);
-    // standings default + each stored season.
+    // Leagues 3 kinds × 2; a scoreboard per stored day of each league, and of the days around the
+    // snapshot even when empty; standings default + each stored season.
     expect(byRoute.get('leagues')).toBe(6);
-    expect(byRoute.get('scoreboard')).toBe(4);
+    const leagues = store.leagues.all().map((l) => l.slug);
+    const days = leagues.map((l) => new Set([...store.matches.dates(l), ...nearDays(store)]).size);
+    expect(byRoute.get('scoreboard')).toBe(days.reduce((a, b) => a + b, 0));
+    expect(nearDays(store)).toHaveLength(3);
     expect(byRoute.get('standings')).toBe(16 + 1 + 2);
     expect(byRoute.get('event')).toBe(8);
     expect(byRoute.has('health') || byRoute.has('summary')).toBe(false);
