@@ -19,7 +19,8 @@ describe('package.json', () => {
     };
     const code = [...sources(path.join(ROOT, 'src'))].join('\n');
     const unused = Object.keys(dependencies).filter(
-      (name) => !new RegExp(`(?:from |require\\(|resolve\\(|import\\()'${name.replace(/[.]/g, '\\.')}(?:/[^']*)?'`).test(code),
+      (name) =>
+        !new RegExp(`(?:from |require\\(|resolve\\(|import\\()'${name.replace(/[.]/g, '\\.')}(?:/[^']*)?'`).test(code),
     );
     expect(unused).toEqual([]);
   });

@@ -78,5 +78,6 @@ describe('_headers of an incremental build', () => {
     const full = await buildInto(copy.db, undefined, { full: true, ruleBudget: 9_000 });
     const read = (out: string) => fs.readFileSync(path.join(currentRelease(out)!, '_headers'), 'utf8');
     expect(read(copy.out)).toBe(read(full.out));
-  });
+    // Three builds of a store.
+  }, 180_000);
 });
