@@ -206,7 +206,7 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     // It waits for a setup forever: were it kept, the process would run into the timeout and be killed.
     const res = spawnSync(
       process.execPath,
-      ['--import', 'tsx', '-e', "import('./src/publish/render-pool.ts').then((m) => m.prestartRenderWorker())"],
+      ['--import', 'tsx', '-e', "import('./src/publish/render/render-pool.ts').then((m) => m.prestartRenderWorker())"],
       { cwd: ROOT, encoding: 'utf8', timeout: 30_000 },
     );
     expect(res.status, res.stderr).toBe(0);

@@ -55,12 +55,6 @@ export function fileOf(value: string, ownPath: string): string {
   return value.startsWith('/') ? value : `/${fileDir(ownPath)}/${value}.json`;
 }
 
-/**
- * Routes whose answer without a query parameter is that parameter's value today (UTC): the
- * parameter's name. The day is the request's, never the build's.
- */
-export const TODAY_BY_DEFAULT: Readonly<Record<string, string>> = { scoreboard: 'dates' };
-
 /** `now`: the time of the request in ms (`Date.now`, read per request). */
 export function createRouter(
   index: string,
@@ -74,7 +68,9 @@ export function createRouter(
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     let r = resolve(url.pathname, url.search.slice(1));
     if (r.kind !== 'resolved' || r.request.key === null) return undefined;
-    const today = TODAY_BY_DEFAULT[r.route.name];
+    // A route whose answer without this parameter is today's (route.ts `today`): the day is the
+    // request's, never the build's.
+    const today = r.route.today;
     if (today && r.request.query[today] === null) {
       // The same request with the day spelled out: same route, same values, today's date.
       const search = url.search ? `${url.search}&` : '?';
