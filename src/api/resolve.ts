@@ -63,3 +63,16 @@ export function resolveIn(routes: readonly AnyRoute[], rawPath: string, rawQuery
   if (!matched) return { kind: 'unrouted' };
   return resolveRoute(matched.route, matched.params, parseQuery(rawQuery));
 }
+
+/**
+ * The same request with its day spelled out, when its route defaults a day to today (route.ts
+ * `today`) and the request names none: its raw query with `day` appended (the last value of a
+ * parameter wins). Null for every other request. The server and the edge router answer such a
+ * request from the file of the request it returns.
+ */
+export function datedQuery(resolution: Resolution, rawQuery: string, day: string): string | null {
+  if (resolution.kind !== 'resolved') return null;
+  const { today } = resolution.route;
+  if (!today || resolution.request.query[today] != null) return null;
+  return `${rawQuery ? `${rawQuery}&` : ''}${today}=${day}`;
+}

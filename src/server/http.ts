@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import type { ApiRequest } from '../app/render.js';
 import { render } from '../app/render.js';
 import type { Resolution } from '../api/resolve.js';
+import { datedQuery } from '../api/resolve.js';
 import { ResolutionMemo } from './resolution-memo.js';
 import type { ApiResponse } from '../api/respond.js';
 import { errorResponse } from '../api/respond.js';
@@ -211,11 +212,9 @@ class Answers {
     if (!target) return { response: errorResponse(head, 400, 'Malformed request URL'), source: 'server' };
     const rate = this.rateLimit(req, target.path);
     if (rate && !rate.allowed) {
-      // The route's Netlify-Vary too: Netlify wants the same on every answer for one URL.
-      const { resolution } = this.resolutions.resolve(target.path, target.rawQuery);
-      const vary = resolution.kind === 'unrouted' ? null : netlifyVary(resolution.route);
-      const extra = vary ? { ...rate.headers, 'Netlify-Vary': vary } : rate.headers;
-      const response = errorResponse(head, 429, 'Too many requests, please try again later.', extra);
+      // Answered before anything is resolved: a client over its limit costs no validation. No shared
+      // cache keeps a 429 (errorResponse), so it needs no Netlify-Vary.
+      const response = errorResponse(head, 429, 'Too many requests, please try again later.', rate.headers);
       return { response, source: 'server' };
     }
     if ((req.method === 'GET' || req.method === 'HEAD') && this.assets.handles(target.path)) {
@@ -260,13 +259,11 @@ class Answers {
    * holds yesterday's answer past midnight.
    */
   private todaysFile(apiReq: ApiRequest, resolution: Resolution): ApiResponse | null {
-    if (resolution.kind !== 'resolved') return null;
-    const { today } = resolution.route;
-    if (!today || resolution.request.query[today] != null) return null;
-    const rawQuery = `${apiReq.rawQuery ? `${apiReq.rawQuery}&` : ''}${today}=${ymd(this.clock())}`;
+    const rawQuery = datedQuery(resolution, apiReq.rawQuery, ymd(this.clock()));
+    if (rawQuery === null) return null;
+    // Memoized by its own target (one a day), so the day's file keeps its ready answer too.
     const dated = this.resolutions.resolve(apiReq.path, rawQuery);
-    if (dated.resolution.kind !== 'resolved') return null;
-    return this.lookup.lookup({ ...apiReq, rawQuery }, dated.resolution, dated.file, false);
+    return this.lookup.lookup(apiReq, dated.resolution, dated.file, this.limiter === null);
   }
 
   private renderDynamic(apiReq: ApiRequest, resolution: Resolution): ApiResponse {

@@ -16,12 +16,14 @@ const NAME = 'football-data-service';
  * sources, the compiled tree and its bundle (scripts/bundle.mjs) sit at different depths below it.
  */
 export function ownPackage(from: string): OwnPackage {
+  return JSON.parse(fs.readFileSync(path.join(packageRoot(from), 'package.json'), 'utf8')) as OwnPackage;
+}
+
+/** The directory holding this package's package.json, found upward from the module at `from`. */
+export function packageRoot(from: string): string {
   for (let dir = path.dirname(fileURLToPath(from)); ; dir = path.dirname(dir)) {
     const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as OwnPackage;
-      if (pkg.name === NAME) return pkg;
-    }
+    if (fs.existsSync(file) && (JSON.parse(fs.readFileSync(file, 'utf8')) as OwnPackage).name === NAME) return dir;
     if (path.dirname(dir) === dir) throw new Error(`no package.json of ${NAME} above ${fileURLToPath(from)}`);
   }
 }

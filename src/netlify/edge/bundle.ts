@@ -19,6 +19,7 @@ import { ROUTES } from '../../app/routes.js';
 import { fileOf } from './router.js';
 import type { OutputFs } from '../../util/lines.js';
 import { STATIC_PREFIX } from '../../release/file-name.js';
+import { packageRoot } from '../../util/package.js';
 
 export const EDGE_DIR = '_edge';
 export const EDGE_FILE = `${EDGE_DIR}/fds-router.js`;
@@ -82,10 +83,16 @@ export class EdgeIndex {
   }
 }
 
-/** The router's source: compiled (build/edge/router.js) or, under the test runner, TypeScript. */
+/**
+ * The router's source: beside this module, compiled (build/netlify/edge/) or, under the test runner,
+ * TypeScript; from the CLI's bundle (build/bundle/, scripts/bundle.mjs), the compiled tree's.
+ */
 function routerSource(): string {
   const js = fileURLToPath(new URL('./router.js', import.meta.url));
-  return nodeFs.existsSync(js) ? js : js.replace(/\.js$/, '.ts');
+  if (nodeFs.existsSync(js)) return js;
+  const ts = js.replace(/\.js$/, '.ts');
+  if (nodeFs.existsSync(ts)) return ts;
+  return path.join(packageRoot(import.meta.url), 'build/netlify/edge/router.js');
 }
 
 /** The router runs on Deno: a Node module, or the native SQLite one, in its graph is a bug. */

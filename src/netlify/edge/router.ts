@@ -17,6 +17,7 @@
  * fallback.
  */
 import { resolve } from '../../app/resolve.js';
+import { datedQuery } from '../../api/resolve.js';
 import { routePath } from '../../api/route.js';
 import { STATIC_PREFIX, fileDir } from '../../release/file-name.js';
 import { ymd } from '../../util/time.js';
@@ -68,13 +69,10 @@ export function createRouter(
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     let r = resolve(url.pathname, url.search.slice(1));
     if (r.kind !== 'resolved' || r.request.key === null) return undefined;
-    // A route whose answer without this parameter is today's (route.ts `today`): the day is the
-    // request's, never the build's.
-    const today = r.route.today;
-    if (today && r.request.query[today] === null) {
-      // The same request with the day spelled out: same route, same values, today's date.
-      const search = url.search ? `${url.search}&` : '?';
-      r = resolve(url.pathname, `${search.slice(1)}${today}=${ymd(new Date(now()))}`);
+    // A route that defaults a day to today (route.ts `today`): the day is the request's, never the build's.
+    const dated = datedQuery(r, url.search.slice(1), ymd(new Date(now())));
+    if (dated !== null) {
+      r = resolve(url.pathname, dated);
       if (r.kind !== 'resolved' || r.request.key === null) return undefined;
     }
     const value = lookup(index, r.request.key);
