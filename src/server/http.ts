@@ -13,7 +13,6 @@ import { datedQuery } from '../api/resolve.js';
 import { ResolutionMemo } from './resolution-memo.js';
 import type { ApiResponse } from '../api/respond.js';
 import { errorResponse } from '../api/respond.js';
-import { netlifyVary } from '../api/cache-tags.js';
 import type { Clock } from '../util/time.js';
 import { systemClock, ymd } from '../util/time.js';
 import type { EntrySink } from './access-log.js';
