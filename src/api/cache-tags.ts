@@ -144,15 +144,13 @@ export function sharedCacheHeaders(
 }
 
 /**
- * The shared-cache headers every file of a route shares, given the Cache-Control its manifest
- * records (which tells whether it held a live match): lifetimes and `Netlify-Vary`, no tags (they
- * name the request's league and ids). For rules that can only say what a path pattern says
- * (Netlify's `_headers`, publish/rules/header-plan.ts `StaticHeadersHook`).
+ * The shared-cache lifetimes every file of a route shares, given the Cache-Control its manifest
+ * records (which tells whether it held a live match). For rules that can only say what a path
+ * pattern says (Netlify's `_headers`, publish/rules/header-plan.ts): no tags, which name a request's
+ * league and ids, and no `Netlify-Vary`, since one file directory may hold the files of routes with
+ * other parameters (a match's summary and its plays pages), and a narrower cache key than the
+ * request's would give one file's answer for another's.
  */
 export function routeSharedHeaders(route: AnyRoute, cacheControl: string): Readonly<Record<string, string>> {
-  const live = liveByCacheControl(route.cache, cacheControl);
-  const headers: Record<string, string> = { ...sharedCacheControl(route.cache, 200, live) };
-  const vary = netlifyVary(route);
-  if (vary) headers['Netlify-Vary'] = vary;
-  return headers;
+  return sharedCacheControl(route.cache, 200, liveByCacheControl(route.cache, cacheControl));
 }

@@ -63,8 +63,8 @@ export class CheckError extends Error {}
 
 const MAX_REASONS = 20;
 const COMPARED = ['ETag', 'Cache-Control', 'Content-Type'] as const;
-/** What `_headers` gives a file: Netlify makes the ETag itself, from the file's bytes. */
-const FROM_HEADERS = ['Cache-Control', 'Content-Type'] as const;
+/** What `_headers` gives a file (Netlify makes the ETag itself, from the file's bytes). */
+const FROM_HEADERS = ['Cache-Control', 'Content-Type', 'CDN-Cache-Control', 'Netlify-CDN-Cache-Control'] as const;
 
 interface Answered {
   status: number;

@@ -16,20 +16,19 @@
  * names one directory depth exactly (`:file` is one path segment).
  */
 import type { AnyRoute, CacheClass } from '../../api/route.js';
+import { routeSharedHeaders } from '../../api/cache-tags.js';
 import { CACHE_POLICY, CORS, JSON_TYPE } from '../../api/headers.js';
 import { ROUTES } from '../../app/routes.js';
 import { STATIC_PREFIX, fileDir } from '../../release/file-name.js';
 import { block } from './rule-text.js';
 
 /**
- * HOOK (shared-cache headers and cache tags, CONTRACT §3): headers a route's files should carry on
- * top of their Cache-Control, given the route and that Cache-Control — e.g. `CDN-Cache-Control`,
- * `Netlify-CDN-Cache-Control` by cache class, or route-level tags. Only what a path pattern can say:
- * anything that differs file by file (a match's tag) would have to go into the per-file blocks,
- * which exist only for files whose Cache-Control is unusual. None yet; src/api will provide it.
+ * Headers a route's files carry on top of their Cache-Control, given the route and that
+ * Cache-Control: by default the shared caches' lifetimes (api/cache-tags.ts `routeSharedHeaders`,
+ * docs/json-api.md "Shared caches"). Only what a path pattern can say: what differs file by file (a
+ * match's tag) would need a block per file.
  */
 export type StaticHeadersHook = (route: AnyRoute, cacheControl: string) => Readonly<Record<string, string>>;
-export const noExtraHeaders: StaticHeadersHook = () => ({});
 
 /** One pattern block: a Netlify path pattern, the route whose files it covers, their usual Cache-Control. */
 export interface HeaderPattern {
@@ -87,7 +86,7 @@ export class HeaderPlan {
 
   constructor(
     routes: readonly AnyRoute[] = ROUTES,
-    private readonly extra: StaticHeadersHook = noExtraHeaders,
+    private readonly extra: StaticHeadersHook = routeSharedHeaders,
   ) {
     this.patterns = headerPatterns(routes);
   }

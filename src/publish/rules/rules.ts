@@ -59,6 +59,7 @@ import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
 import { block, escapeRule, literalRequest, pageRules, subsets } from './rule-text.js';
 import { HeaderPlan } from './header-plan.js';
+import { routeSharedHeaders } from '../../api/cache-tags.js';
 
 export interface RuleStats {
   total: number;
@@ -121,7 +122,8 @@ export class RulePlanner {
       // Outside `_s/` no blanket block gives the type and CORS: the file's own block does. No ETag:
       // Netlify makes its own for every file it serves (header-plan.ts).
       const { contentType, cacheControl } = headers;
-      const own = { 'Content-Type': contentType, ...CORS, 'Cache-Control': cacheControl };
+      const shared = routeSharedHeaders(planned.route, cacheControl);
+      const own = { 'Content-Type': contentType, ...CORS, 'Cache-Control': cacheControl, ...shared };
       this.pinnedHeaders.push(block(`/${file}`, own));
     } else this.headerPlan.file(file, headers.cacheControl);
     // A request's shortest spelling is also one of its forms: its standing is worked out once.
