@@ -1,5 +1,5 @@
 /**
- * The Netlify Function's cold start, as shipped (CONTRACT §8): a build of a demo store (or --db), the
+ * The Netlify Function's cold start, as shipped (docs/performance.md): a build of a demo store (or --db), the
  * function zipped by Netlify's own bundler (@netlify/zip-it-and-ship-it) with netlify.toml's settings,
  * unpacked, and invoked through its entry point in fresh Node processes as Netlify's runtime invokes
  * it (test/netlify/function-archive.ts), the deploy's blobs served by @netlify/blobs' BlobsServer.

@@ -38,7 +38,7 @@ try {
     }
   }
   if (!process.exitCode)
-    console.log(`\ngoals (issue 9, CONTRACT §8), as this run measured them\n${goalsTable(readGoals(goalsFile))}`);
+    console.log(`\ngoals (docs/performance.md), as this run measured them\n${goalsTable(readGoals(goalsFile))}`);
 } finally {
   fs.rmSync(goalsDir, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 #
-# Varnish in front of an `fds live` (or `fds serve`) origin: a reference shared cache (CONTRACT §3, §7).
+# Varnish in front of an `fds live` (or `fds serve`) origin: a reference shared cache (docs/json-api.md).
 #
 # For Debian's varnish 7.1 with varnish-modules (the xkey vmod):
 #     apt-get install varnish varnish-modules
@@ -213,7 +213,7 @@ sub vcl_deliver {
         set resp.http.X-Cache = "MISS";
     }
     # Varnish answers If-None-Match with 304 itself, but only when the header is exactly the ETag
-    # (weakly compared). The API honours lists and `*` too (CONTRACT §3): a list holding this
+    # (weakly compared). The API honours lists and `*` too (docs/json-api.md): a list holding this
     # ETag's opaque tag (quotes included, so never part of another), or `*`, becomes that ETag.
     if (resp.status == 200 && req.http.If-None-Match && resp.http.ETag) {
         if (req.http.If-None-Match ~ "^\s*\*\s*$" ||

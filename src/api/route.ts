@@ -135,7 +135,7 @@ export interface RouteDef<P, Q> {
   handle?: (ctx: HandlerContext<P, Q>) => HandlerResult;
   /** Routes that render without the store (health, the API description). */
   standalone?: (deps: StandaloneDeps, query: Q) => HandlerResult;
-  /** The canonical requests to pre-render (CONTRACT §5.1, prerender.ts); absent = never pre-rendered. */
+  /** The canonical requests to pre-render (docs/publishing.md, prerender.ts); absent = never pre-rendered. */
   prerender?: (store: StoreReader, route: AnyRoute) => Iterable<Prerendered>;
   /**
    * Requests of other routes that this pre-rendered request's file also answers, byte for byte

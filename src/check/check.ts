@@ -241,7 +241,7 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
         if (diff) {
           const hint = readsLikeNetlify(req.query)
             ? ''
-            : ' (the render core reads this query differently from Netlify: see src/api/netlify-query.ts)';
+            : ' (the render core reads this query differently from Netlify: see src/netlify/query.ts)';
           mismatch(`${label}: the rules serve ${viaCdn.file} but ${diff}${hint}`);
           failed = true;
         }

@@ -1,6 +1,6 @@
 /**
  * Requests that probe the rules: pre-rendered requests bent in the ways the CDN's matcher is known
- * to be subtle about (research/cdn-serving.md §1.2) — extra, repeated, bare and empty parameters,
+ * to be subtle about (docs/publishing.md) — extra, repeated, bare and empty parameters,
  * odd casing, percent-encodings, trailing slashes, invalid values. `fds check` draws a seeded sample;
  * the property tests draw theirs from fast-check through the same mutations.
  */

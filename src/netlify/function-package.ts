@@ -1,6 +1,6 @@
 /**
  * What the Netlify Function ships and reads besides its code, made by `fds build` beside the release
- * (CONTRACT §7): a slim copy of the store and the deploy's blobs of per-match bodies.
+ * (docs/deploying.md): a slim copy of the store and the deploy's blobs of per-match bodies.
  *
  * - The slim store (`data/function.sqlite`, netlify.toml `included_files`): every table, row and index
  *   of the store, but the compressed per-match bodies — a summary's sections, a match's play streams —

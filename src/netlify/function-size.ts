@@ -1,5 +1,5 @@
 /**
- * The Netlify Function's archive (CONTRACT §7), measured as Netlify counts it: what netlify.toml ships
+ * The Netlify Function's archive (docs/deploying.md), measured as Netlify counts it: what netlify.toml ships
  * (`included_files`: the function's slim store and the compiled tree), the files of the packages that
  * code loads at run time — better-sqlite3 with its native module, shipped as installed
  * (`external_node_modules`), zod, hash-wasm (the ETag's hash) and @netlify/blobs (the per-match

@@ -1,7 +1,7 @@
 /**
  * How Netlify's rule engine reads a query string (what `fds check`, the Netlify Function and the
  * tests model it by; api/query.ts reads queries the same way), measured against netlify-redirector 0.5.0 (the
- * engine `netlify dev` uses; test/publish/netlify-query.test.ts holds it to this model). The render
+ * engine `netlify dev` uses; test/netlify/query.test.ts holds it to this model). The render
  * core must read queries exactly this way wherever the result can equal a literal rule's value, or
  * a rule and the fallback could disagree about what a request asks for:
  *   - pairs are split on `&`; when the query ends in a single `&`, the pair before it is dropped

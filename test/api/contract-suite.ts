@@ -1,5 +1,5 @@
 /**
- * The API contract (CONTRACT §3–4) as one suite of cases, run against any target: every case
+ * The API contract (docs/json-api.md) as one suite of cases, run against any target: every case
  * checks status, error text and headers, and every 200 body is validated against the generated
  * OpenAPI document. Each target file calls `contractSuite` with its factory.
  */
@@ -40,7 +40,7 @@ export function expectCommon(c: Pick<ContractCase, 'method' | 'url'>, res: Targe
   const body = json(res) as Record<string, unknown>;
   const path = c.url.split('?')[0]!;
   if (res.status === 503 && /^\/(api\/)?health$/.test(path)) {
-    // Unhealthy keeps the health shape (CONTRACT §4.10); every other error is `{error}`.
+    // Unhealthy keeps the health shape (docs/json-api.md); every other error is `{error}`.
     expect(schemaErrors('Health', body)).toEqual([]);
     expect(res.headers['cache-control']).toBe('no-store');
   } else if (res.status >= 400) {

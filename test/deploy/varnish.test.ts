@@ -1,5 +1,5 @@
 /**
- * deploy/varnish/fds.vcl with Debian's Varnish 7 and the xkey vmod (CONTRACT §3 caching, §7 "any CDN
+ * deploy/varnish/fds.vcl with Debian's Varnish 7 and the xkey vmod (docs/json-api.md "Shared caches", docs/deploying.md "any CDN
  * in front of an origin"). First against a stand-in origin whose answers the test picks, for each
  * rule of the VCL; then in front of `fds live` with `--purge varnish:URL`, under load: how soon a
  * publish shows through the cache, how few requests reach the origin, and that a purge target that

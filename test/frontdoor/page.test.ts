@@ -92,7 +92,7 @@ describe('the front door page', () => {
     expect(hrefs[1]).toMatch(/\/scoreboard\?dates=\d{8}$/);
   });
 
-  it('stays byte for byte as it was after syncs that change no data, failing or not (CONTRACT §2.4)', async () => {
+  it('stays byte for byte as it was after syncs that change no data, failing or not (docs/json-api.md)', async () => {
     const file = path.join(tempDir('fds-fd-same-'), 'api.sqlite');
     fs.copyFileSync(synced, file);
     const before = html(open(file));

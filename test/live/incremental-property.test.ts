@@ -1,5 +1,5 @@
 /**
- * The publishing loop (CONTRACT §2.4, §4.10, §5.3): whatever sequence of syncs happens — the demo clock
+ * The publishing loop (docs/json-api.md): whatever sequence of syncs happens — the demo clock
  * moving on by random steps, units failing on the way — an incremental build publishes exactly the
  * tree a full build of the same store gives, and the change feed names exactly the matches whose
  * responses changed.

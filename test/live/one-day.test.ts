@@ -1,5 +1,5 @@
 /**
- * Cost follows change (CONTRACT §2.3, §3, §5.3): when the demo clock moves on a day, only the
+ * Cost follows change (docs/json-api.md): when the demo clock moves on a day, only the
  * matches whose progress changed, their days and the lists and aggregates that hold them are
  * rendered and written again; every other day's scoreboard and every other match's files stay
  * byte-identical, hard-linked from the release before.

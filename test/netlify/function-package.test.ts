@@ -1,5 +1,5 @@
 /**
- * The Netlify Function over what `fds build` packs for it (CONTRACT §7): a slim store without the
+ * The Netlify Function over what `fds build` packs for it (docs/deploying.md): a slim store without the
  * per-match bodies and the deploy's blobs that hold them, read through @netlify/blobs from a deploy
  * store (its own BlobsServer) as Netlify hands it to the function. Every request the contract suite
  * makes, and hostile ones, answer byte for byte what the render core answers over the full store;

@@ -1,5 +1,5 @@
 /**
- * The Netlify Function as shipped (CONTRACT §7): a build of the contract suite's store, the function
+ * The Netlify Function as shipped (docs/deploying.md): a build of the contract suite's store, the function
  * zipped by Netlify's own bundler (@netlify/zip-it-and-ship-it) with netlify.toml's `[functions]`
  * settings over a copy of the project, the archive unpacked into a directory of its own, and the
  * function invoked there by a fresh Node process through the archive's entry point (Netlify's

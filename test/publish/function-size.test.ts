@@ -1,5 +1,5 @@
 /**
- * The fallback function must fit Netlify's 50 MB zipped and 250 MB unzipped (CONTRACT §7): the build
+ * The fallback function must fit Netlify's 50 MB zipped and 250 MB unzipped (docs/deploying.md): the build
  * measures its archive — slim store, compiled code, runtime packages — reports it, and refuses, before
  * any work, a build whose fallback is the function when it would not fit, pointing at an origin instead.
  */

@@ -1,5 +1,5 @@
 /**
- * `/` stays static (CONTRACT §5.2): when a release ships the front door (`index.html`, assets under
+ * `/` stays static (docs/publishing.md): when a release ships the front door (`index.html`, assets under
  * `/_fd/`), no forced rule takes those paths from their files — proven with Netlify's own matcher
  * over the generated `_redirects` — while API paths and everything else route as before.
  */

@@ -1,5 +1,5 @@
 /**
- * The rule budget is spent by expected traffic (CONTRACT §5.2 Reach): the hot set always gets its
+ * The rule budget is spent by expected traffic (docs/publishing.md Reach): the hot set always gets its
  * rules, league-level requests come next, then per-match requests by their match's closeness to
  * the snapshot — live, then yesterday/today/tomorrow, then outward — shortest spellings before the
  * others. Reach is judged by Netlify's own rule engine (@netlify/redirects) over the generated rules.

@@ -1,5 +1,5 @@
 /**
- * Change tracking (CONTRACT §2.4): each sync that changes data is one snapshot, and the change log
+ * Change tracking (docs/json-api.md): each sync that changes data is one snapshot, and the change log
  * says exactly what it changed; a sync that changes nothing leaves the id, the times and the log alone.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `fds live`: the publishing loop in one process (CONTRACT §1). Sync → build → serve, then a
+ * `fds live`: the publishing loop in one process (docs/cli.md). Sync → build → serve, then a
  * routine sync and an incremental build every --every seconds while serving; the server notices
  * each new release by itself. With the demo the clock runs in real time from the start of a
  * matchday, so a person watching a scoreboard sees matches kick off, score and finish.

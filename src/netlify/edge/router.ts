@@ -1,5 +1,5 @@
 /**
- * The edge router's code (`fds build --router edge`, publish/edge.ts bundles it into a Netlify Edge
+ * The edge router's code (`fds build --router edge`, netlify/edge/bundle.ts bundles it into a Netlify Edge
  * Function): a Web-standard Request in, a same-site URL to rewrite to — the pre-rendered file of
  * exactly this request — or undefined to let the request continue to the rules and the fallback.
  * It resolves a request with the very code the server and the build use (api/resolve.ts), so a
@@ -11,7 +11,7 @@
  * fallback behind it is handed the same URL, so both agree on what was asked.
  *
  * The one answer that follows the clock: a scoreboard without `dates` is today's (UTC, at request
- * time; CONTRACT §4.3). The router works out today when the request comes and rewrites it to that
+ * time; docs/json-api.md). The router works out today when the request comes and rewrites it to that
  * day's file when the build pre-rendered it (yesterday, today and tomorrow around the snapshot
  * always are), so it is never served a day late; literal rules cannot do that and leave it to the
  * fallback.

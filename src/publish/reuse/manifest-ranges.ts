@@ -6,7 +6,7 @@
  * its spool segment linked, without reading a line or planning a file (write-release.ts). An
  * incremental build after a day's sync carries most of its files so (docs/performance.md).
  *
- * Kept beside the spool's index in the release's carry directory (release.ts `carryDir`), one
+ * Kept beside the spool's index in the release's carry directory (release/layout.ts `carryDir`), one
  * JSON line per segment in manifest order.
  */
 import nodeFs from 'node:fs';

@@ -9,7 +9,7 @@ export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
 /** Netlify's guidance: beyond ~10,000 rules, expect slow or failing deploys. */
 export const DEFAULT_RULE_BUDGET = 10_000;
 
-/** How the CDN finds pre-rendered files: literal rules only, or an edge function first (edge.ts). */
+/** How the CDN finds pre-rendered files: literal rules only, or an edge function first (netlify/edge/bundle.ts). */
 export type Router = 'rules' | 'edge';
 export const ROUTERS: readonly Router[] = ['rules', 'edge'];
 

@@ -1,7 +1,7 @@
 /**
  * A literal rule candidate as the rule planner (rules.ts) spools it while a build streams, and reads
  * it back when it admits candidates within the budget. The spool outlives the build, beside its
- * release (release.ts `carryDir`): with each candidate's standing (reach.ts) in it, the next build carries an
+ * release (release/layout.ts `carryDir`): with each candidate's standing (reach.ts) in it, the next build carries an
  * untouched file's candidates over from it instead of planning the file again.
  */
 import type { Standing } from '../plan/reach.js';

@@ -12,7 +12,7 @@
  * Order: for k from the largest |S| down to 1, [literals with |C| = k] then [escapes with |S| = k];
  * then the literals without conditions; then the pages (below); then the catch-all.
  *
- * WHY IT IS SOUND under Netlify's matching (research/cdn-serving.md §1.2–1.3: conditions match as a
+ * WHY IT IS SOUND under Netlify's matching (docs/publishing.md; conditions match as a
  * subset, extra parameters are ignored, a key's last `key=value` occurrence counts, bare keys never
  * match, keys are compared raw and values percent-decoded, first match wins, no fall-through).
  * Take a request at path p and let R be the set of its route's query keys it carries with `=`.
@@ -21,7 +21,7 @@
  * request, since every key of R is present and a placeholder matches any value, even an empty one —
  * comes earlier: contradiction. So C = R: for every route key the request carries, its last value
  * decodes to C's token, and every other route key is absent. The render core reads the query the
- * same way — the premise netlify-query.ts states and tests pin: the same keys are given, with the same
+ * same way — the premise netlify/query.ts states and tests pin: the same keys are given, with the same
  * value wherever one is a token — and ignores unknown keys, so it sees exactly the request C, whose answer
  * F holds (plan.ts keeps a spelling only when it validates to the pre-rendered request's key).
  * Every request that meets no literal reaches the fallback, which is always right. Soundness never
@@ -33,7 +33,7 @@
  * ships as files on those files: the front door's assets, one rule each (`/_fd/frontdoor.js`), when
  * the release has them — any other path under `/_fd/` is the fallback's, a 404 in the API's shape,
  * never a rewrite to a missing file — and, with the edge router, the files under `/_s/`, which its
- * rewrites land on (edge.ts says how direct requests are kept off them). The front door itself, `/`,
+ * rewrites land on (netlify/edge/router.ts says how direct requests are kept off them). The front door itself, `/`,
  * is a route of the table pre-rendered to `index.html` and reached by its literal like any other.
  * No API route lives under any of these paths, so they change nothing above.
  */
@@ -80,7 +80,7 @@ export interface RuleStats {
 /**
  * Collects literal candidates while the build streams — spooled to one file with their priority
  * (the next build carries them over from it), while a count per priority and the candidates the
- * budget may still admit stay in memory (admission.ts) — then admits them lowest priority first
+ * budget may still admit stay in memory (budget-cut.ts) — then admits them lowest priority first
  * within the budget (in plan order within a priority, so the output is reproducible) and writes the rules.
  */
 export class RulePlanner {

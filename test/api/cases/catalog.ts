@@ -1,5 +1,5 @@
 import { LEAGUE_REF_KEYS } from './general.js';
-/** CONTRACT §4.1 leagues and §4.2 meta. */
+/** docs/json-api.md leagues and meta. */
 import { expect } from 'vitest';
 import { SNAPSHOT_AT } from '../helpers/api-store.js';
 import type { ContractCase } from './types.js';

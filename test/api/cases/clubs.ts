@@ -1,4 +1,4 @@
-/** CONTRACT §4.7 clubs, §4.8 club detail and §4.9 standings. */
+/** docs/json-api.md clubs, club detail and standings. */
 import { expect } from 'vitest';
 import type { ContractCase } from './types.js';
 

@@ -1,4 +1,4 @@
-/** CONTRACT §3: methods, routing, errors, validation order, query-string rules, caching, CORS. */
+/** docs/json-api.md: methods, routing, errors, validation order, query-string rules, caching, CORS. */
 import { expect } from 'vitest';
 import type { ContractCase, ContractFlow } from './types.js';
 import { json } from './types.js';
@@ -242,7 +242,7 @@ async function etagOf(target: Parameters<ContractFlow['run']>[0], url: string): 
   return res.headers.etag!;
 }
 
-/** What an embedded league carries (CONTRACT §3). */
+/** What an embedded league carries (docs/json-api.md). */
 export const LEAGUE_REF_KEYS = [
   'id',
   'uid',

@@ -1,4 +1,4 @@
-/** CONTRACT §4.10 health, and what every route answers when the store cannot be read. */
+/** docs/json-api.md health, and what every route answers when the store cannot be read. */
 import { expect } from 'vitest';
 import type { ContractCase } from './types.js';
 

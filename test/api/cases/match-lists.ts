@@ -1,5 +1,5 @@
 import { LEAGUE_REF_KEYS } from './general.js';
-/** CONTRACT §4.3 scoreboard and §4.4 fixtures. */
+/** docs/json-api.md scoreboard and fixtures. */
 import { expect } from 'vitest';
 import type { ContractCase } from './types.js';
 

@@ -1,5 +1,5 @@
 import { LEAGUE_REF_KEYS } from './general.js';
-/** CONTRACT §4.5 match summary and §4.6 plays. */
+/** docs/json-api.md match summary and plays. */
 import { expect } from 'vitest';
 import { SUMMARY_FIELDS } from '../../../src/api/fields.js';
 import type { ContractCase, ContractFlow } from './types.js';
