@@ -29,9 +29,8 @@
  * the request alone — the server answers a file from its manifest without reading the store or the
  * body, and Netlify's `_headers` are path patterns — and which matches a list shows is the store's.
  * Nor would the purge gain from it: a list's bytes change with any match it shows (stable bytes), so
- * its own tag is purged in the same publish. And a fixtures page shows up to 200 matches: about
- * 4 KB of tags in each of four headers, 16 KB on every answer (Varnish takes 32 KB of a response's
- * head by default). Purging one match's answers everywhere by hand is `match-<league>-<id>` plus its
+ * its own tag is purged in the same publish. And a fixtures page shows up to 200 matches: a tag
+ * each, in each of four headers, would bring a response's head near the limit caches set on it. Purging one match's answers everywhere by hand is `match-<league>-<id>` plus its
  * day's scoreboard and the league's fixtures.
  */
 import type { AnyRoute } from './route.js';

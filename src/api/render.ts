@@ -41,7 +41,7 @@ export interface RenderDeps {
   /**
    * false: leave out the shared-cache headers (cache-tags.ts). For the build only, which records a
    * file's ETag, Cache-Control and Content-Type and nothing else (the server adds the rest from the
-   * file's route, as here): making them cost a full build about 3 µs a file.
+   * file's route, as here): a build would make them for every file only to drop them.
    */
   sharedCache?: false;
 }

@@ -187,7 +187,7 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
         if (asked) {
           const hot = policy.isHot(asked);
           const query = formatQuery(Object.fromEntries(asked.query)).slice(1);
-          // netlify-redirector costs milliseconds a request over 10,000 rules: it judges the hot set;
+          // netlify-redirector is slow over thousands of rules: it judges the hot set;
           // the rest is read off the router (or the literal rules, whose order makes each one win).
           const reached = hot
             ? await reachedByCdn(cdn, asked.path, query, entry.file)

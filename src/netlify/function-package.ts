@@ -6,7 +6,7 @@
  *   of the store, but the compressed per-match bodies — a summary's sections, a match's play streams —
  *   left NULL, and the sync's own bookkeeping left out. It holds what arbitrary query combinations need
  *   (lists, indexes, leagues, clubs, standings, match records, counts), so it grows with the number of
- *   matches by about a kilobyte each, not by their bodies.
+ *   matches by a match's record and listed event (docs/deploying.md), not by its bodies.
  * - The bodies, one blob per match (match-body.ts), in `.netlify/v1/blobs/deploy/<league>/<id>/blob`:
  *   Netlify's file-based upload, which `netlify deploy` and Netlify's own builds send to the deploy's
  *   Blobs store. The function reads a match's blob when a request needs its body (deploy-bodies.ts).

@@ -14,11 +14,9 @@ import { endWithStarter, runAgainWith } from '../restart.js';
 
 /**
  * V8 takes heap sizes only when a process starts, so `fds serve` starts itself again with these.
- * `--initial-old-space-size=64`: the server holds ~12 MB, and from a heap that small V8 ran a full
- * collection every ~80 ms while rendering (73 in 8 s under the bench's dynamic load), its marking
- * threads competing with the server for the cores. With the first limit at 64 MB, dynamic answers
- * went from 6.4–6.6k to 7.2–7.5k req/s (three interleaved runs each) and peak RSS from 235–243 to
- * 202–204 MB. Node's own flags given to the command come after these and win (NODE_OPTIONS does not
+ * `--initial-old-space-size=64`: from a heap the size of what the server holds, V8 runs full
+ * collections often while rendering, their marking threads competing with the server for the cores
+ * (docs/performance.md, "Serving"). Node's own flags given to the command come after these and win (NODE_OPTIONS does not
  * take this one).
  */
 export const SERVE_V8_FLAGS = ['--initial-old-space-size=64'];

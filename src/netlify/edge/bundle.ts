@@ -47,8 +47,8 @@ export function edgePaths(): string[] {
 }
 
 /**
- * The index, one line per pre-rendered request key. Held in memory until the build ends — about 70
- * bytes a request, the size of what the function ships anyway — because the lines must be sorted.
+ * The index, one line per pre-rendered request key. Held in memory until the build ends, because
+ * the lines must be sorted; a line is about what the manifest holds of the request.
  */
 /** What the index reads of a planned file (publish/plan/plan.ts `PlannedFile`). */
 export interface IndexedFile {
