@@ -22,11 +22,9 @@ import { BodyUnavailable, DeployBodies } from './deploy-bodies.js';
 import { FUNCTION_STORE } from './function-store.js';
 import { netlifyCanonicalQuery } from './query.js';
 
-export { FUNCTION_STORE } from './function-store.js';
-
 // Uptime by the monotonic clock: the wall clock may jump.
 const startedAt = performance.now();
-const stores = new Map<string, StoreSource>();
+let source: StoreSource | null = null;
 
 let bodies: { reader: StoreReader; bodies: DeployBodies | null } | null = null;
 
@@ -60,12 +58,9 @@ function bodiesOf(reader: StoreReader): DeployBodies | null {
 /** The store FDS_DB names (read on each request), opened once, as the server opens its own. */
 function storeSource(): StoreSource {
   const file = process.env.FDS_DB ?? FUNCTION_STORE;
-  let source = stores.get(file);
-  if (!source) {
-    for (const other of stores.values()) other.close();
-    stores.clear();
+  if (source?.file !== file) {
+    source?.close();
     source = new StoreSource(file);
-    stores.set(file, source);
   }
   return source;
 }
@@ -95,9 +90,10 @@ export default async function handler(request: Request): Promise<Response> {
     storeName: source.name,
     storeProblem: source.problem ?? 'disconnected',
   };
-  const res = await answer(req, deps, store && bodiesOf(store));
-  // Opened again on the next request: the store may be back (or replaced).
-  if (res.status === 503) source.reset();
+  const { res, storeFailed } = await answer(req, deps, store && bodiesOf(store));
+  // Opened again on the next request: the store may be back (or replaced). A body the deploy's blobs
+  // could not give is no reason to drop a good reader and the bodies it holds.
+  if (storeFailed) source.reset();
   // Content-Length is the platform's: a Response states the length of what it sends.
   return new Response(res.sendBody ? res.body : null, { status: res.status, headers: res.headers });
 }
@@ -107,16 +103,21 @@ export default async function handler(request: Request): Promise<Response> {
  * here, they are fetched and the request rendered again (deploy-bodies.ts). Bodies that cannot be
  * had make it a 503, as a store that cannot be read does.
  */
-async function answer(req: ApiRequest, deps: Deps, bodies: DeployBodies | null): Promise<ApiResponse> {
+async function answer(
+  req: ApiRequest,
+  deps: Deps,
+  bodies: DeployBodies | null,
+): Promise<{ res: ApiResponse; storeFailed: boolean }> {
   const first = render(req, deps);
   const wanted = bodies?.takeWanted() ?? [];
-  if (!bodies || !wanted.length) return first;
+  if (!bodies || !wanted.length) return { res: first, storeFailed: first.status === 503 };
   try {
     const fetched = await bodies.load(wanted);
-    return bodies.renderWith(fetched, () => render(req, deps));
+    const res = bodies.renderWith(fetched, () => render(req, deps));
+    return { res, storeFailed: res.status === 503 };
   } catch (err) {
     if (!(err instanceof BodyUnavailable)) throw err;
     console.error(`fds function: ${err.message}`);
-    return render(req, { ...deps, store: null, storeProblem: 'error' });
+    return { res: render(req, { ...deps, store: null, storeProblem: 'error' }), storeFailed: false };
   }
 }
