@@ -80,15 +80,10 @@ export function ownTag(
 }
 
 /**
- * The tags in each CDN's header: `Cache-Tag` (Cloudflare, comma-separated), `Surrogate-Key`
- * (Fastly, space-separated), `xkey` (Varnish's xkey vmod, space-separated), `Netlify-Cache-Tag`
- * (comma-separated). None without tags.
+ * The tags written into `headers` in each CDN's header: `Cache-Tag` (Cloudflare, comma-separated),
+ * `Surrogate-Key` (Fastly, space-separated), `xkey` (Varnish's xkey vmod, space-separated),
+ * `Netlify-Cache-Tag` (comma-separated). None without tags.
  */
-export function tagHeaders(tags: readonly string[]): Record<string, string> {
-  return addTags({}, tags);
-}
-
-/** `tagHeaders` written into `headers`. */
 function addTags(headers: Record<string, string>, tags: readonly string[]): Record<string, string> {
   if (!tags.length) return headers;
   const comma = tags.join(',');

@@ -62,7 +62,11 @@ export async function runCycle(deps: CycleDeps, provider: Provider, at: Date): P
   const syncSeconds = (performance.now() - started) / 1000;
   const summary = deps.signal?.aborted
     ? null
-    : await build({ store: deps.reader, out: deps.out, workers: deps.workers, fallback: deps.fallback });
+    : await build({
+        ...{ store: deps.reader, out: deps.out, workers: deps.workers, fallback: deps.fallback },
+        // The loop answers from its own server: it deploys nothing to Netlify.
+        functionPackage: false,
+      });
   const seconds = (performance.now() - started) / 1000;
   // Pending tags of earlier cycles go too, published or not: a target that was down gets them sooner.
   const purge = deps.purger ? deps.purger.purge(summary?.changedTags ?? []) : null;

@@ -117,7 +117,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     const restoreCache = smallPageCache(store.db);
     try {
       // Before any work: a function that cannot deploy makes the whole build pointless.
-      fn = isFunction(fallback) ? await FunctionPackage.prepare(store, opts.out) : null;
+      fn =
+        isFunction(fallback) && opts.functionPackage !== false ? await FunctionPackage.prepare(store, opts.out) : null;
       if (fn) checkFunctionFits(fn.size, fallback);
       const functionSize = fn?.size ?? null;
       const { info, scope } = scopeFor(store, previous, settings, !!opts.full);

@@ -31,6 +31,11 @@ export interface BuildOptions {
   workerAfter?: number;
   ruleBudget?: number;
   fallback?: string;
+  /**
+   * false: write no Netlify Function package, even when the fallback is the function — for a loop
+   * that answers from its own server and deploys nothing to Netlify (`fds live`).
+   */
+  functionPackage?: false;
   /** How the CDN reaches the files: literal rules only (default), or an edge function first. */
   router?: Router;
   /** Older releases left beside the published one (`--keep`). */

@@ -45,9 +45,4 @@ export function requestPathOf(file: string): string | null {
   return file.slice(STATIC_PREFIX.length, end).split(JOIN).join('/');
 }
 
-/** Release-relative path of the file for a request path's segments and the name of its query. */
-export function fileOfSegments(segments: readonly string[], queryName: string): string {
-  return `${filePrefix(segments)}${queryName}.json`;
-}
-
 export const NAME_JOIN = JOIN;

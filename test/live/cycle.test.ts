@@ -1,10 +1,13 @@
 /**
  * The cycles of `fds live` share one store connection and one reader for their whole run. Whatever
- * that reader saw before, each cycle publishes exactly what a fresh full build of the store gives.
+ * that reader saw before, each cycle publishes exactly what a fresh full build of the store gives,
+ * and writes no Netlify Function package (the loop answers from its own server).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCycle } from '../../src/live/cycle.js';
+import { functionLayout } from '../../src/netlify/function-package.js';
 import type { CycleDeps } from '../../src/live/cycle.js';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
@@ -48,6 +51,9 @@ describe('fds live cycles', { timeout: 180_000 }, () => {
       const report = await runCycle(deps, createDemoProvider({ seed: 1, now: at, scale: SCALE, routine }), at);
       expect(report.sync.failures).toEqual([]);
       expect(report.build?.published, `cycle ${i + 1}`).toBe(true);
+      // The default fallback is the Netlify Function, but the loop deploys nothing to Netlify.
+      expect(report.build?.functionSize).toBeNull();
+      expect(fs.existsSync(functionLayout(deps.out).store)).toBe(false);
       const { out: fresh } = await buildInto(file, undefined, { full: true });
       expect(shas(deps.out)).toEqual(shas(fresh));
     }
