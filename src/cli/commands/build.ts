@@ -4,17 +4,17 @@ import { dropPrestarted } from '../../publish/render/render-pool.js';
 import { build, BuildError, predictScope } from '../../publish/build.js';
 import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules/rule-settings.js';
+import { DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules/rule-settings.js';
 import type { Router } from '../../publish/rules/rule-settings.js';
 import { EDGE_LIMIT_BYTES, EdgeError } from '../../netlify/edge/bundle.js';
 import { FunctionTooLarge, describeFunctionSize } from '../../netlify/function-size.js';
 import { Progress } from '../progress.js';
-import os from 'node:os';
 import { CommandFailed, UsageError, parseCount, parsePositiveInt } from '../errors.js';
 import { StoreReader } from '../../store/read/reader.js';
 import path from 'node:path';
 import { thousands } from '../../util/thousands.js';
 import { purgeOnce, purgeOption } from '../purge-options.js';
+import { fallbackOption, workersOption } from '../build-options.js';
 import type { PurgeTarget } from '../../purge/target.js';
 import { formatPurgeReport, purgeIncomplete } from '../../purge/report.js';
 
@@ -81,24 +81,14 @@ export function buildCommand(): Command {
       DEFAULT_OUT,
     )
     .option('--full', 'render and write every file instead of reusing unchanged ones from the published release', false)
-    .option(
-      '--workers <n>',
-      'render threads at most (default: one per core; an incremental build of fewer than 4,096 changes uses one ' +
-        'beside the main thread, or none below 256; 0 renders in the main thread)',
-      parseCount('--workers'),
-      os.availableParallelism(),
-    )
+    .addOption(workersOption())
     .option(
       '--rule-budget <n>',
       'most rules in _redirects; literal rules beyond it are left to the fallback (Netlify advises ≤ 10,000)',
       parsePositiveInt('--rule-budget'),
       DEFAULT_RULE_BUDGET,
     )
-    .option(
-      '--fallback <target>',
-      'where requests without a file go: a Netlify Function path or an origin URL (env FDS_FALLBACK)',
-      process.env.FDS_FALLBACK ?? DEFAULT_FALLBACK,
-    )
+    .addOption(fallbackOption('where requests without a file go: a Netlify Function path or an origin URL'))
     .option(
       '--router <router>',
       'how the CDN reaches the files: rules (literal rules, spent by expected traffic) or edge ' +

@@ -5,7 +5,6 @@
  * matchday, so a person watching a scoreboard sees matches kick off, score and finish.
  */
 import { DEFAULT_OUT } from '../../release/layout.js';
-import os from 'node:os';
 import { Command, Option } from 'commander';
 import { openStore } from '../../store/db.js';
 import { StoreReader } from '../../store/read/reader.js';
@@ -21,7 +20,7 @@ import { liveClock, watchLeague } from '../../live/demo-clock.js';
 import { systemClock } from '../../util/time.js';
 import type { Clock } from '../../util/time.js';
 import { Progress } from '../progress.js';
-import { UsageError, parseCount, parseInstantOption } from '../errors.js';
+import { UsageError, parseInstantOption } from '../errors.js';
 import { makeProvider, parseLeagues, providerOption, providerOptions } from '../provider-options.js';
 import type { ProviderFlags } from '../provider-options.js';
 import { summaryLine } from './build.js';
@@ -30,9 +29,9 @@ import { writeFailures } from './sync.js';
 import { addServerOptions, serverOptionsOf } from '../server-options.js';
 import type { ServerFlags } from '../server-options.js';
 import { purgeOption } from '../purge-options.js';
+import { fallbackOption, workersOption } from '../build-options.js';
 import { Purger } from '../../purge/purger.js';
 import type { PurgeTarget } from '../../purge/target.js';
-import { DEFAULT_FALLBACK } from '../../publish/rules/rule-settings.js';
 
 interface LiveFlags extends ProviderFlags, ServerFlags {
   db: string;
@@ -105,18 +104,11 @@ changed. A cycle never waits for its purge: its line ends with what the purge di
       ).argParser(parseEvery),
     )
     .option('--out <dir>', 'output: a symlink to the published release', DEFAULT_OUT)
-    .option(
-      '--workers <n>',
-      'render threads per build at most (default: one per core; an incremental build of fewer than 4,096 changes ' +
-        'uses one beside the main thread, or none below 256; 0 renders in the main thread)',
-      parseCount('--workers'),
-      os.availableParallelism(),
-    )
-    .option(
-      '--fallback <target>',
-      "where the release's rules send requests without a file: a Netlify Function path, or the URL of an " +
-        'origin (env FDS_FALLBACK; an origin skips the check of the Netlify Function size)',
-      process.env.FDS_FALLBACK ?? DEFAULT_FALLBACK,
+    .addOption(workersOption(true))
+    .addOption(
+      fallbackOption(
+        "where the release's rules send requests without a file: a Netlify Function path, or an origin URL",
+      ),
     )
     .addOption(purgeOption('after each publish (the tags of the answers it changed; a failure is retried next cycle)'))
     .option('--port <port>', 'TCP port (0 = any free port; the address is printed)', parsePort, 8080)
