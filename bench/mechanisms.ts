@@ -6,7 +6,7 @@
  * minute of a live matchday and a day on; and the first build after a full one, as a CI job with no
  * cached releases but the full build's makes it.
  *
- *   npx tsx bench/mechanisms.ts [--scale 1] [--runs 7] [--only recycle,spare] [--dir .tmp/bench]
+ *   npx tsx bench/mechanisms.ts [--scale 1] [--runs 7] [--only recycle,day-worker] [--dir .tmp/bench]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +35,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.join(here, '../bin/fds.js');
 const root = path.resolve(values.dir!, `mechanisms-${scale}`);
 const mechanisms = values.only ? values.only.split(',') : [...MECHANISMS];
+const unknown = mechanisms.filter((m) => !(MECHANISMS as readonly string[]).includes(m));
+if (unknown.length) {
+  console.error(`--only: no mechanism ${unknown.join(', ')} (there are: ${MECHANISMS.join(', ')})`);
+  process.exit(2);
+}
 
 execFileSync(process.execPath, [path.join(here, '../node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
   cwd: path.join(here, '..'),

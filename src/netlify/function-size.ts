@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { mb } from '../util/thousands.js';
 
 /** Netlify's limits on a function: its archive as uploaded, and the files unpacked from it. */
 export const FUNCTION_LIMIT_BYTES = 250_000_000;
@@ -321,7 +322,6 @@ export async function functionArchiveSize(
   return withTotal(parts, code.length + packages.length + 1);
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const limit = (bytes: number) => `${Math.round(bytes / 1e6)}`;
 
 /** `function: 3.1 MB zipped of 50, 12.0 MB of 250 unzipped` (zipped left out when not measured). */

@@ -33,7 +33,7 @@ let version: string | undefined;
 /** A hash of the code that renders (the compiled tree, or the sources under tsx): it changes with any edit. */
 export function codeVersion(): string {
   if (version) return version;
-  // This file sits in <root>/publish/; the whole tree beside it is what renders.
+  // This file sits in <root>/release/; the whole tree beside it is what renders.
   const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
   const hash = crypto.createHash('sha256');
   for (const file of codeFiles(root)) {

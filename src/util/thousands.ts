@@ -14,3 +14,6 @@ export function thousands(v: number): string {
   }
   return v < 0 ? `-${out}` : out;
 }
+
+/** Bytes in decimal megabytes with one decimal, as the build's summary and its errors give sizes (`12.3 MB`). */
+export const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -18,12 +18,6 @@ export function ensureBuilt(): void {
   execFileSync('npm', ['run', 'build:ts'], { cwd: ROOT, stdio: 'ignore' });
 }
 
-/** The options `fds live --help` lists that the caller needs and it does not have. */
-export function missingLiveOptions(wanted: readonly string[]): string[] {
-  const help = execFileSync(process.execPath, [FDS_BIN, 'live', '--help'], { cwd: ROOT, encoding: 'utf8' });
-  return wanted.filter((o) => !new RegExp(`(^|[\\s,])${o}([\\s,=<]|$)`, 'm').test(help));
-}
-
 export interface LiveLine {
   /** performance.now() when the line arrived. */
   at: number;

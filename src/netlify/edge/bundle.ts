@@ -20,6 +20,7 @@ import { fileOf } from './router.js';
 import type { OutputFs } from '../../util/lines.js';
 import { STATIC_PREFIX } from '../../release/file-name.js';
 import { packageRoot } from '../../util/package.js';
+import { mb } from '../../util/thousands.js';
 
 export const EDGE_DIR = '_edge';
 export const EDGE_FILE = `${EDGE_DIR}/fds-router.js`;
@@ -153,5 +154,3 @@ export async function writeRouter(release: string, index: EdgeIndex, fs: OutputF
   fs.writeFileSync(path.join(release, EDGE_FILE), module);
   return stats;
 }
-
-export const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
