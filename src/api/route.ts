@@ -49,6 +49,12 @@ export interface HandlerResult {
 export interface Reach {
   level: 'league' | 'match';
   hot?: (query: Readonly<Record<string, string>>, nearDay: (day: string) => boolean) => boolean;
+  /**
+   * Which of a `league` route's requests change while matches are played — the days around today,
+   * the change feed — and so go to the origin in a hybrid build (`fds build --origin`). Every request
+   * of a `match` route is volatile while its match is live or on one of those days.
+   */
+  volatile?: (query: Readonly<Record<string, string>>, nearDay: (day: string) => boolean) => boolean;
 }
 
 /**

@@ -121,7 +121,11 @@ export const API_ROUTES: readonly AnyRoute[] = [
     reads: ({ params: p, query: q }) => [topic.day(p.league!, q.dates!), ...leagueLevel(p.league!)],
     cacheTags: ({ params: p, query: q, today }) =>
       ofLeague(cacheTag.scoreboard(p.league!, (q.dates as string | null | undefined) ?? today()), p),
-    reach: { level: 'league', hot: (q, nearDay) => q.dates !== undefined && nearDay(q.dates) },
+    reach: {
+      level: 'league',
+      hot: (q, nearDay) => q.dates !== undefined && nearDay(q.dates),
+      volatile: (q, nearDay) => q.dates === undefined || nearDay(q.dates),
+    },
     today: 'dates',
   }),
   defineRoute({
@@ -285,7 +289,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
     prerender: pre.once,
     reads: () => [topic.any],
     // Clients poll it: always worth a rule.
-    reach: { level: 'league', hot: always },
+    reach: { level: 'league', hot: always, volatile: always },
   }),
   ...['/health', '/api/health'].map((path) =>
     defineRoute({

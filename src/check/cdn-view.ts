@@ -27,6 +27,8 @@ export type CdnAnswer =
   /** A file of the release outside the API (the front door's assets): not the API's to judge. */
   | { kind: 'page'; file: string }
   | { kind: 'fallback'; asked: Asked }
+  /** A hybrid build's origin, asked `to` (an absolute URL) in the request's place. */
+  | { kind: 'origin'; to: string; asked: Asked }
   | { kind: 'broken'; reason: string };
 
 interface EdgeFunction {
@@ -83,6 +85,7 @@ export class CdnView {
     const asked = { path: rawPath, query: rawQuery };
     const where = this.matcher.resolve(rawPath, rawQuery);
     if (where.kind === 'fallback' && where.status === 200) return { kind: 'fallback', asked };
+    if (where.kind === 'origin' && where.status === 200) return { kind: 'origin', to: where.to, asked };
     if (where.kind !== 'file')
       return {
         kind: 'broken',

@@ -28,6 +28,8 @@ let redirector: Redirector | null = null;
 export type Resolution =
   | { kind: 'file'; file: string; status: number }
   | { kind: 'fallback'; to: string; status: number }
+  /** Another origin: a hybrid build's (`fds build --origin`) for its volatile requests. */
+  | { kind: 'origin'; to: string; status: number }
   | { kind: 'other'; to: string; status: number }
   | { kind: 'none' };
 
@@ -71,6 +73,7 @@ export async function loadMatcher(redirectsFile: string): Promise<NetlifyMatcher
       if (to === fallback || to.startsWith(`${fallback}/`) || to.startsWith(`${fallback}?`))
         return { kind: 'fallback', to, status: m.status };
       if (isReleaseFile(to)) return { kind: 'file', file: to.slice(1).split('?')[0]!, status: m.status };
+      if (/^https?:\/\//.test(to)) return { kind: 'origin', to, status: m.status };
       return { kind: 'other', to, status: m.status };
     },
   };

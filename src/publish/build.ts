@@ -39,9 +39,11 @@ import {
   DEFAULT_FALLBACK,
   DEFAULT_RULE_BUDGET,
   checkBudget,
+  checkOrigin,
   checkFallback,
   isFunction,
 } from './rules/rule-settings.js';
+import type { Router } from './rules/rule-settings.js';
 import { buildScope } from './plan/scope.js';
 import type { BuildScope } from './plan/scope.js';
 import { writeRelease } from './write-release.js';
@@ -67,13 +69,24 @@ function takeTree(layout: ReleaseLayout, previous: string, keep: number): Recycl
   return uses('recycle') ? Recycler.take(layout, previous, keep, tempReleasePath(layout), WRITTEN_ANEW) : null;
 }
 
-type ScopeOptions = Pick<BuildOptions, 'store' | 'out' | 'full' | 'fallback' | 'ruleBudget' | 'router'>;
+interface BuildSettings extends Record<string, string | number> {
+  fallback: string;
+  ruleBudget: number;
+  router: Router;
+  assets: string;
+}
+
+type ScopeOptions = Pick<BuildOptions, 'store' | 'out' | 'full' | 'fallback' | 'ruleBudget' | 'router' | 'origin'>;
 
 /** What the output depends on besides the code and the store (checked: bad settings fail here). */
-function settingsOf(opts: ScopeOptions) {
+function settingsOf(opts: ScopeOptions): BuildSettings {
   const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
-  const ruleBudget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES);
-  return { fallback, ruleBudget, router: opts.router ?? 'rules', assets: assetsVersion() };
+  const ruleBudget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES, !!opts.origin);
+  const router = opts.router ?? 'rules';
+  const settings: BuildSettings = { fallback, ruleBudget, router, assets: assetsVersion() };
+  // Named only when given, so a build without it reads the settings of earlier builds as its own.
+  if (opts.origin) settings.origin = checkOrigin(opts.origin, router);
+  return settings;
 }
 
 function scopeFor(store: StoreReader, previous: string | null, settings: BuildInfo['settings'], full: boolean) {
@@ -130,7 +143,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       const recycler = previous && !opts.full ? takeTree(layout, previous, keep) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
       const ctx: BuildContext = {
-        ...{ store, opts, settings: { fallback, budget, router }, temp, previous, scope, info, fs, recycler },
+        ...{ store, opts, temp, previous, scope, info, fs, recycler },
+        settings: { fallback, budget, router, origin: (settings.origin as string | undefined) ?? null },
       };
       const written = await writeRelease(ctx);
       const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;

@@ -31,6 +31,8 @@ export interface BuildOptions {
   workerAfter?: number;
   ruleBudget?: number;
   fallback?: string;
+  /** A hybrid build's origin: volatile requests go there instead of to their files (`--origin`). */
+  origin?: string;
   /**
    * false: write no Netlify Function package, even when the fallback is the function — for a loop
    * that answers from its own server and deploys nothing to Netlify (`fds live`).
@@ -85,7 +87,7 @@ export interface BuildSummary {
 export interface BuildContext {
   store: StoreReader;
   opts: BuildOptions;
-  settings: { fallback: string; budget: number; router: Router };
+  settings: { fallback: string; budget: number; router: Router; origin: string | null };
   /** The temporary release being filled. */
   temp: string;
   /** The published release (null: none). */

@@ -108,9 +108,8 @@ class ReleaseWriter {
       this.vanished.add(file),
     );
     const clock = opts.clock ?? snapshotClock(store);
-    const { budget, fallback, router } = ctx.settings;
-    this.rules = new RulePlanner(`${temp}-rules`, budget, fallback, new ReachPolicy(store, clock()), router, fs);
-    this.edge = router === 'edge' ? new EdgeIndex() : null;
+    this.rules = new RulePlanner(`${temp}-rules`, ctx.settings, new ReachPolicy(store, clock()), fs);
+    this.edge = ctx.settings.router === 'edge' ? new EdgeIndex() : null;
     // Written in the background while the build goes on; whole once `done()` says so.
     this.manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs, true);
     this.ranges = new RangeWriter(this.manifest);

@@ -29,10 +29,8 @@ async function release(opts: { frontDoor: boolean; router?: Router }): Promise<N
   const dir = tempDir('fds-pages-');
   const planner = new RulePlanner(
     path.join(dir, 'work'),
-    DEFAULT_RULE_BUDGET,
-    DEFAULT_FALLBACK,
+    { budget: DEFAULT_RULE_BUDGET, fallback: DEFAULT_FALLBACK, router: opts.router ?? 'rules' },
     new ReachPolicy(store, snapshotClock(store)()),
-    opts.router ?? 'rules',
   );
   const release = path.join(dir, 'release');
   for (const planned of buildPlan(store)) {

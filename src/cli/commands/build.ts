@@ -12,7 +12,7 @@ import { Progress } from '../progress.js';
 import { CommandFailed, UsageError, parseCount, parsePositiveInt } from '../errors.js';
 import { StoreReader } from '../../store/read/reader.js';
 import path from 'node:path';
-import { thousands } from '../../util/thousands.js';
+import { mb, thousands } from '../../util/thousands.js';
 import { purgeOnce, purgeOption } from '../purge-options.js';
 import { fallbackOption, workersOption } from '../build-options.js';
 import type { PurgeTarget } from '../../purge/target.js';
@@ -25,6 +25,7 @@ interface BuildFlags {
   workers: number;
   ruleBudget: number;
   fallback: string;
+  origin?: string;
   router: Router;
   keep: number;
   purge: PurgeTarget[];
@@ -33,7 +34,6 @@ interface BuildFlags {
 const n = thousands;
 
 export function summaryLine(s: BuildSummary, out: string): string {
-  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   const kb = (bytes: number) => `${(bytes / 1e3).toFixed(1)} kB`;
   const secs = `${s.seconds.toFixed(1)}s`;
   // `function: 3.1 MB zipped of 50, 12.0 MB of 250 unzipped, 5,312 body blobs (12 written)`
@@ -49,7 +49,8 @@ export function summaryLine(s: BuildSummary, out: string): string {
   const r = s.rules;
   const rules =
     `${n(r.total)} rules of ${n(r.budget)} (${n(r.literals)} literal of ${n(r.candidates)} candidate spellings, ` +
-    `${n(r.escapes)} escape, ${n(r.pages)} page, 1 catch-all); ` +
+    `${n(r.escapes)} escape, ${n(r.pages)} page, 1 catch-all` +
+    `${r.toOrigin ? `; ${n(r.toOrigin)} send volatile requests to the origin` : ''}); ` +
     `_headers ${kb(r.headersBytes)} (${n(r.headerExceptions)} files with their own block)`;
   const edge = s.edge
     ? `; edge router ${mb(s.edge.bytes)}, ${mb(s.edge.gzipBytes)} compressed (limit ${mb(EDGE_LIMIT_BYTES)})`
@@ -90,6 +91,12 @@ export function buildCommand(): Command {
     )
     .addOption(fallbackOption('where requests without a file go: a Netlify Function path or an origin URL'))
     .option(
+      '--origin <url>',
+      'hybrid: send the volatile requests (live matches, the days around today, the change feed) to this ' +
+        'origin running `fds live`, the rest to files (env FDS_ORIGIN; needs --router rules)',
+      process.env.FDS_ORIGIN || undefined,
+    )
+    .option(
       '--router <router>',
       'how the CDN reaches the files: rules (literal rules, spent by expected traffic) or edge ' +
         '(an edge function that reaches every file)',
@@ -108,7 +115,8 @@ export function buildCommand(): Command {
       const store = StoreReader.open(f.db);
       const progress = new Progress('build');
       try {
-        const settings = { store, out: f.out, full: f.full, ruleBudget: f.ruleBudget, fallback: f.fallback };
+        const { out, full, ruleBudget, fallback, origin } = f;
+        const settings = { store, out, full, ruleBudget, fallback, origin };
         if (needsBoundedHeap(predictScope({ ...settings, router: f.router }))) {
           dropPrestarted();
           process.exitCode = await runBounded();

@@ -13,6 +13,7 @@
 import type { StoreReader } from '../../store/read/reader.js';
 import { parseYmd } from '../../util/time.js';
 import type { RequestForm } from './plan.js';
+import { ROUTES_BY_NAME } from '../../app/routes.js';
 
 /** Pre-rendered requests (each in its shortest spelling) and how many of them the CDN reaches from files. */
 export interface ReachCount {
@@ -124,6 +125,24 @@ export class ReachPolicy {
     if (s.hotq === '0' || (s.hotq !== '1' && !this.nearDay(s.hotq))) return false;
     if (s.level === 'league') return true;
     return s.day !== '' && (s.live || this.distanceTo(s.day) <= 1);
+  }
+
+  /**
+   * Whether a request goes to the origin of a hybrid build (route.ts `Reach.volatile`): of a match
+   * live or on a day around the snapshot's; else as its route says of its query. `request`: a literal
+   * rule's request, `path k=v …` (rule-text.ts), whose conditions are the request's every route key.
+   */
+  volatileOf(s: Standing, routeName: string, request: string): boolean {
+    if (s.level === 'match') return s.day !== '' && (s.live || this.distanceTo(s.day) <= 1);
+    const volatile = ROUTES_BY_NAME.get(routeName)?.reach?.volatile;
+    if (!volatile) return false;
+    const query = Object.fromEntries(
+      request
+        .split(' ')
+        .slice(1)
+        .map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]),
+    );
+    return volatile(query, this.nearDay);
   }
 
   /**

@@ -30,6 +30,16 @@ export function literalRequest(form: RequestForm): string {
   return `${form.path}${form.query.map(([k, v]) => ` ${k}=${v}`).join('')}`;
 }
 
+/** Where a hybrid build sends a volatile literal `path k=v …` (rules.ts, HYBRID): the origin, asked the same. */
+export function originTarget(origin: string, request: string): string {
+  const [p, ...conds] = request.split(' ');
+  return `${origin}${p}${conds.length ? `?${conds.join('&')}` : ''}`;
+}
+
+/** A hybrid build's rules for the requests that mean "today" by leaving a key out (rules.ts, HYBRID). */
+export const todayRules = (routes: readonly AnyRoute[], origin: string): string[] =>
+  routes.filter((r) => r.today).map((r) => `${r.path} ${origin}${r.path} 200!`);
+
 /** The page rules for what the release in `dir` holds (rules.ts, PAGES). */
 export function pageRules(dir: string, router: Router, fs: OutputFs = nodeFs): string[] {
   const rules: string[] = [];

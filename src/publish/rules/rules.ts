@@ -36,6 +36,13 @@
  * rewrites land on (netlify/edge/router.ts says how direct requests are kept off them). The front door itself, `/`,
  * is a route of the table pre-rendered to `index.html` and reached by its literal like any other.
  * No API route lives under any of these paths, so they change nothing above.
+ *
+ * HYBRID (`fds build --origin URL`). An admitted literal whose request is volatile (reach.ts
+ * `volatileOf`: a live match's, a day's around the snapshot, the change feed) rewrites to the origin,
+ * asked exactly the literal's request, instead of to its file: by the argument above the request is
+ * C, so the origin — which answers every request rightly — gives its answer. And after every escape,
+ * one rule per route whose answer without a key means "today" (the date-less scoreboard) sends it to
+ * the origin: a request reaches it only when it carries none of its route's keys.
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
@@ -47,7 +54,7 @@ import type { PlannedFile, RequestForm } from '../plan/plan.js';
 import { STATIC_PREFIX } from '../../release/file-name.js';
 import type { ReachCount, ReachPolicy, Standing } from '../plan/reach.js';
 import { noReach } from '../plan/reach.js';
-import { ROUTES_BY_NAME } from '../../app/routes.js';
+import { ROUTES, ROUTES_BY_NAME } from '../../app/routes.js';
 import type { Carried, Spooled } from './rule-spool.js';
 import { carriable, carriedLine, spoolLine, uncarry, unspool } from './rule-spool.js';
 import type { SegmentSummary } from './spool-segments.js';
@@ -57,13 +64,24 @@ import { Admission, cutoff } from './budget-cut.js';
 import { ASSET_DIR, ASSET_HEADERS } from '../../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
-import { block, escapeRule, literalRequest, pageRules, subsets } from './rule-text.js';
+import { block, escapeRule, literalRequest, originTarget, pageRules, subsets, todayRules } from './rule-text.js';
 import { HeaderPlan } from './header-plan.js';
 import { routeSharedHeaders } from '../../api/cache-tags.js';
+
+/** What a build's rules are made with (rule-settings.ts). */
+export interface RuleSettings {
+  budget: number;
+  fallback: string;
+  router?: Router;
+  /** The origin of a hybrid build: volatile requests go there instead of to their files. */
+  origin?: string | null;
+}
 
 export interface RuleStats {
   total: number;
   literals: number;
+  /** Rules that send volatile requests to the origin of a hybrid build (`--origin`). */
+  toOrigin: number;
   escapes: number;
   /** Rules that keep non-API paths on their files (see PAGES above). */
   pages: number;
@@ -95,15 +113,22 @@ export class RulePlanner {
   private readonly pinnedHeaders: string[] = [];
   private readonly admission: Admission;
 
+  private readonly budget: number;
+  private readonly fallback: string;
+  private readonly router: Router;
+  private readonly origin: string | null;
+
   constructor(
     private readonly workDir: string,
-    private readonly budget: number,
-    private readonly fallback: string,
+    settings: RuleSettings,
     private readonly reach: ReachPolicy,
-    private readonly router: Router = 'rules',
     private readonly fs: OutputFs = nodeFs,
   ) {
-    this.admission = new Admission(budget);
+    this.budget = settings.budget;
+    this.fallback = settings.fallback;
+    this.router = settings.router ?? 'rules';
+    this.origin = settings.origin ?? null;
+    this.admission = new Admission(this.budget);
     const tally = { perPriority: this.perPriority, counted: this.counted, addRoute: (n: string) => this.addRoute(n) };
     this.linked = new LinkedSegments(reach, this.admission, tally);
     this.fs.mkdirSync(workDir, { recursive: true });
@@ -264,8 +289,10 @@ export class RulePlanner {
       })),
     );
     const pages = pageRules(dir, this.router, this.fs);
-    // checkBudget() made room for the escapes of every route and every page rule, so this is never negative.
-    const room = this.budget - escapes.length - pages.length - 1;
+    const todays = this.origin ? todayRules(ROUTES, this.origin) : [];
+    // checkBudget() made room for the escapes of every route, every page rule and every rule for
+    // today's answers, so this is never negative.
+    const room = this.budget - escapes.length - pages.length - todays.length - 1;
     const cut = cutoff(this.perPriority, room);
     this.linked.holdAdmitted(this.spool.dir, cut, this.fs);
     const maxK = Math.max(0, ...escapes.map((e) => e.k));
@@ -281,10 +308,17 @@ export class RulePlanner {
     this.fs.writeFileSync(path.join(dir, '_headers'), headersText);
     const reach = { ...this.counted, reached: 0, hotReached: 0 };
     let literals = 0;
+    let toOrigin = 0;
     for (const line of this.admission.admitted(cut)) {
       const s = unspool(line);
-      groups[s.k]!.write(`${s.request} /${s.file} 200!\n`);
       literals++;
+      if (this.origin && this.reach.volatileOf(s, s.route, s.request)) {
+        // A literal's conditions are the request's every route key: the origin is asked exactly that.
+        groups[s.k]!.write(`${s.request} ${originTarget(this.origin, s.request)} 200!\n`);
+        toOrigin++;
+        continue;
+      }
+      groups[s.k]!.write(`${s.request} /${s.file} 200!\n`);
       reach.reached += s.shortest;
       // Heat is not spooled (it follows the snapshot day): worked out as carry() and add() do.
       if (s.shortest === 1 && this.reach.hotOf(s)) reach.hotReached++;
@@ -298,6 +332,8 @@ export class RulePlanner {
       for (const line of linesSync(path.join(this.workDir, `k-${k}.txt`), this.fs)) out.write(`${line}\n`);
       for (const e of escapes) if (e.k === k) out.write(`${e.rule}\n`);
     }
+    // After every escape: only a request carrying none of its route's keys gets here.
+    for (const rule of todays) out.write(`${rule}\n`);
     for (const rule of pages) out.write(`${rule}\n`);
     out.write(`/* ${isFunction(this.fallback) ? this.fallback : `${this.fallback}/:splat`} 200!\n`);
     out.close();
@@ -309,8 +345,9 @@ export class RulePlanner {
     }
     this.fs.rmSync(this.workDir, { recursive: true, force: true });
     return {
-      total: literals + escapes.length + pages.length + 1,
+      total: literals + escapes.length + pages.length + todays.length + 1,
       literals,
+      toOrigin: toOrigin + todays.length,
       escapes: escapes.length,
       pages: pages.length,
       budget: this.budget,
