@@ -4,9 +4,10 @@
  *
  * - The slim store (`data/function.sqlite`, netlify.toml `included_files`): every table, row and index
  *   of the store, but the compressed per-match bodies — a summary's sections, a match's play streams —
- *   left NULL, and the sync's own bookkeeping left out. It holds what arbitrary query combinations need
- *   (lists, indexes, leagues, clubs, standings, match records, counts), so it grows with the number of
- *   matches by a match's record and listed event (docs/deploying.md), not by its bodies.
+ *   left NULL, each match's listed event left empty (the reader derives it from the record), and the
+ *   sync's own bookkeeping left out. It holds what arbitrary query combinations need (lists, indexes,
+ *   leagues, clubs, standings, match records, counts), so it grows with the number of matches by a
+ *   match's record (docs/deploying.md), not by its bodies.
  * - The bodies, one blob per match (match-body.ts), in `.netlify/v1/blobs/deploy/<league>/<id>/blob`:
  *   Netlify's file-based upload, which `netlify deploy` and Netlify's own builds send to the deploy's
  *   Blobs store. The function reads a match's blob when a request needs its body (deploy-bodies.ts).
@@ -32,13 +33,19 @@ import type { MatchBody } from './match-body.js';
 import { encodeMatchBody } from './match-body.js';
 
 /** Bumped when what the package holds changes: a package of another version is made again. */
-const PACKAGE_VERSION = 1;
+const PACKAGE_VERSION = 2;
 
-/** The columns the function reads from the deploy's blobs (or never reads): NULL in the slim store. */
-export const SLIM_COLUMNS: Readonly<Record<string, readonly string[]>> = {
-  match_summaries: ['sections', 'section_spans'],
+/**
+ * The columns left out of the slim store, each with what it holds there instead: the bodies the
+ * function reads from the deploy's blobs (or never reads), NULL; and each match's listed event, which
+ * the reader derives from the match's record when it is empty (store/read/matches.ts) — the event
+ * would double what a match costs the slim store.
+ */
+export const SLIM_COLUMNS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  match_summaries: { sections: 'NULL', section_spans: 'NULL' },
   // `flags` feeds the sync's important counts; the render core reads the counts.
-  play_streams: ['flags', 'ends', 'plays', 'important_ends', 'important_plays'],
+  play_streams: { flags: 'NULL', ends: 'NULL', plays: 'NULL', important_ends: 'NULL', important_plays: 'NULL' },
+  matches: { event_json: "x''", event_holes: "'[]'" },
 };
 /** Tables only the sync reads: empty in the slim store. */
 export const SLIM_EMPTY_TABLES: ReadonlySet<string> = new Set(['sync_state']);
@@ -125,9 +132,9 @@ export function writeSlimStore(source: string, file: string, expected: Snapshot 
       out.exec(t.sql);
       if (SLIM_EMPTY_TABLES.has(t.name)) continue;
       const names = out.prepare('SELECT name FROM pragma_table_info(?, ?)').pluck().all(t.name, 'src') as string[];
-      const slim = SLIM_COLUMNS[t.name] ?? [];
+      const slim = SLIM_COLUMNS[t.name] ?? {};
       const columns = names.map(quote);
-      const values = names.map((n) => (slim.includes(n) ? 'NULL' : quote(n)));
+      const values = names.map((n) => slim[n] ?? quote(n));
       // In the source's row order: a scan without ORDER BY gives rows as the source would.
       const order = withoutRowid.has(t.name) ? '' : ' ORDER BY rowid';
       out.exec(

@@ -107,6 +107,17 @@ describe('stored event texts', () => {
     expectSameResponses(storeResponses(file), before);
   });
 
+  it('left out of a store (the function’s slim store), are derived from the records: every list unchanged', async () => {
+    const file = await demoStore({ leagues: ['eng.1'], scale: 0.3 });
+    const lists = (url: string) => /\/(fixtures|scoreboard)/.test(url);
+    const before = storeResponses(file, lists);
+    expect(before.size).toBeGreaterThan(50);
+    const db = new Database(file);
+    db.exec(`UPDATE matches SET event_json = x'', event_holes = '[]'`);
+    db.close();
+    expectSameResponses(storeResponses(file, lists), before);
+  });
+
   it('change shape only with a migration that derives them again', () => {
     // A change to the event shape (store/shape/event.ts, club.ts) leaves every stored text stale:
     // add a migration that runs deriveEvents again, then record its version and the new hash here.

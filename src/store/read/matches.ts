@@ -11,6 +11,7 @@ import { addDays, parseYmd, ymd } from '../../util/time.js';
 import { spansOf, summarySize, unpackBytes } from '../blob.js';
 import { objectSpans } from '../../util/json-spans.js';
 import { MATCH_CHANGES } from '../snapshots.js';
+import { eventText } from '../shape/event.js';
 
 interface RawMatch {
   record_json: string;
@@ -41,6 +42,19 @@ function bounds(league: string, f: FixtureFilter) {
   };
 }
 
+/**
+ * A match's event as the API lists it: stored beside its record (migrations/derived.ts), or — in a
+ * store that leaves it out to stay small (the Netlify Function's slim store) — its record, to derive it from.
+ */
+const EVENT = `state, event_json AS json, event_holes AS holes,
+  CASE WHEN length(event_json) = 0 THEN record_json END AS record`;
+
+/** Rows of EVENT as EventRows: an event left out of the store is derived from its record. */
+function events(rows: Array<EventRow & { record: string | null }>): EventRow[] {
+  for (const r of rows) if (r.record !== null) Object.assign(r, eventText(JSON.parse(r.record) as MatchRecord));
+  return rows;
+}
+
 const RANGE = `league_slug = @league AND kickoff >= @lo AND kickoff < @hi AND scoreboard_date BETWEEN @from AND @to`;
 
 export class MatchQueries {
@@ -52,11 +66,11 @@ export class MatchQueries {
         WHERE league_slug = ? AND scoreboard_date = ? ORDER BY kickoff, id`),
       count: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE}`).pluck(),
       countState: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE} AND state = @state`).pluck(),
-      eventsOnDate: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches
+      eventsOnDate: db.prepare(`SELECT ${EVENT} FROM matches
         WHERE league_slug = ? AND scoreboard_date = ? ORDER BY kickoff, id`),
-      page: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches WHERE ${RANGE}
+      page: db.prepare(`SELECT ${EVENT} FROM matches WHERE ${RANGE}
         ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
-      pageState: db.prepare(`SELECT state, event_json AS json, event_holes AS holes FROM matches WHERE ${RANGE}
+      pageState: db.prepare(`SELECT ${EVENT} FROM matches WHERE ${RANGE}
         AND state = @state ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
       // Stored beside the record (schema 9, match-facts.ts): it stays unread.
@@ -106,7 +120,7 @@ export class MatchQueries {
 
   /** A day's events as stored (shape/event.ts), in kickoff order. */
   eventsOnDate(league: string, ymd: string): EventRow[] {
-    return this.s.eventsOnDate.all(league, ymd) as EventRow[];
+    return events(this.s.eventsOnDate.all(league, ymd) as Array<EventRow & { record: string | null }>);
   }
 
   /** The scoreboard day of each of a league's matches, in the order fixtures list them (from an index). */
@@ -122,7 +136,9 @@ export class MatchQueries {
   /** One page of a league's events as stored, in kickoff order. */
   page(league: string, filter: FixtureFilter, limit: number, offset: number): EventRow[] {
     const b = { ...bounds(league, filter), limit, offset };
-    return (filter.state ? this.s.pageState.all(b) : this.s.page.all(b)) as EventRow[];
+    return events(
+      (filter.state ? this.s.pageState.all(b) : this.s.page.all(b)) as Array<EventRow & { record: string | null }>,
+    );
   }
 
   byId(league: string, id: string): MatchRow | undefined {
