@@ -81,3 +81,31 @@ describe('skipping entries unread', () => {
     expect(step.take('g3')).toEqual(['g3 x']);
   });
 });
+
+describe('reading in step', () => {
+  const keys = (n: number, prefix = 'k') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+  it('keeps what it read ahead when files new to this build come one after another (a day step adds many)', () => {
+    const known = keys(3000);
+    const step = new InStep(file(known.map((k) => `${k} x`)), keyOf, 100);
+    const missed: string[] = [];
+    for (const [i, k] of known.entries()) {
+      if (i % 20 === 0) expect(step.take(`new${i}`)).toBeNull();
+      if (step.take(k) === null) missed.push(k);
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it('catches up after a stretch of vanished entries longer than its window', () => {
+    const known = keys(1000);
+    const unclaimed: string[] = [];
+    const step = new InStep(file(known.map((k) => `${k} x`)), keyOf, 100, (k) => unclaimed.push(k));
+    const asked = [...known.slice(0, 100), ...known.slice(600)];
+    const found = asked.filter((k) => step.take(k) !== null);
+    // The first hundred in step, then a few misses to learn the stretch is gone, then in step again.
+    expect(found.slice(0, 100)).toEqual(known.slice(0, 100));
+    expect(found).toEqual(expect.arrayContaining(known.slice(800)));
+    step.drain();
+    expect(unclaimed).toEqual(expect.arrayContaining(known.slice(100, 600)));
+  });
+});

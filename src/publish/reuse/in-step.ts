@@ -1,9 +1,9 @@
 /**
  * A file a build wrote in plan order (route table, then store order), read by key while the next
- * build streams in the same order — without loading it. It is read in step with the build, a bounded
- * window ahead: entries that appear, vanish or move only cost a window's worth of lookahead, and a key
- * not found in the window is simply treated as unknown by the caller. Memory stays bounded by the
- * window, whatever the store size. Consecutive lines with one key are one entry.
+ * build streams in the same order — without loading it. It is read in step with the build, at most a
+ * window ahead: entries that appear, vanish or move only cost lookahead, and a key not found in the
+ * window is simply treated as unknown by the caller. Memory stays bounded by the window, whatever the
+ * store size. Consecutive lines with one key are one entry.
  */
 import { LineReader } from '../../util/lines.js';
 import nodeFs from 'node:fs';
@@ -27,6 +27,8 @@ export class InStep {
   /** Where the line `line()` returned last starts. */
   private lineAt = 0;
   private done = false;
+  /** Lookups in a row that found nothing with the window full (see `take`). */
+  private misses = 0;
   /** Entries read from the file so far: after `drain`, all it has. */
   entries = 0;
 
@@ -88,17 +90,29 @@ export class InStep {
       const hit = this.pending.get(key);
       if (hit !== undefined) {
         this.pending.delete(key);
+        this.misses = 0;
         return hit;
       }
     }
-    for (let read = 0; read < this.window; read++) {
+    // Read ahead only while the window has room. What was read ahead is what the build asks for
+    // next: a lookup of a key the file lacks (a file new to this build) must not push it out, or
+    // every lookup after it misses too and the build renders all that follows again.
+    while (this.pending.size < this.window) {
       const e = this.entry();
       if (!e) break;
-      if (e.key === key) return e.lines;
+      if (e.key === key) {
+        this.misses = 0;
+        return e.lines;
+      }
       this.pending.set(e.key, e.lines);
-      // Oldest first out: what the build passed by long ago has vanished or moved far.
-      if (this.pending.size > this.window) {
-        const oldest = this.pending.keys().next().value!;
+    }
+    // A full window that keeps missing holds what the build passed by (entries that vanished, or
+    // moved far): its older half goes, so reading can go on.
+    if (this.pending.size >= this.window && ++this.misses >= Math.max(1, this.window >> 3)) {
+      this.misses = 0;
+      let drop = this.pending.size >> 1;
+      for (const oldest of this.pending.keys()) {
+        if (drop-- <= 0) break;
         this.pending.delete(oldest);
         this.onUnclaimed?.(oldest);
       }
