@@ -9,9 +9,10 @@
  * the slim store, then the match's blob), the first answer of one that does not (a fixtures page),
  * and the process from spawn to exit.
  *
- *   node --import tsx bench/function-cold.ts [--db STORE] [--runs 9] [--scale 1] [--leagues eng.1,esp.1]
+ *   node --import tsx bench/function-cold.ts [--db STORE] [--runs 9] [--scale 1] [--seasons 1] [--leagues eng.1,esp.1]
  *
- * Without --db it syncs the demo (all 16 leagues unless --leagues, one season) into a temporary store.
+ * Without --db it syncs the demo (all 16 leagues unless --leagues) into a temporary store: --seasons
+ * syncs a year apart, ending at --today (three: 2024-03-14, 2025-03-14, 2026-03-14).
  * Needs `unzip`. The compiled tree (build/) must be current: `npm run build:ts`.
  */
 import fs from 'node:fs';
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     leagues: { type: 'string' },
     today: { type: 'string', default: '20260314' },
+    seasons: { type: 'string', default: '1' },
   },
 });
 if (!hasUnzip()) {
@@ -53,20 +55,25 @@ try {
   let db = values.db;
   if (!db) {
     db = path.join(dir, 'store.sqlite');
-    const today = values.today!;
+    const seasons = Math.max(1, Number(values.seasons));
     const store = openStore(db);
     const started = performance.now();
     try {
-      const instant = demoReferenceInstant(today);
-      await runSync(store, createDemoProvider({ seed: 1, today, scale: Number(values.scale) }), {
-        leagues: values.leagues ? values.leagues.split(',') : LEAGUE_SLUGS,
-        concurrency: 6,
-        clock: () => instant,
-      });
+      // Seasons accumulate as a store synced once a year does: the earliest first, `--today` last.
+      for (let back = seasons - 1; back >= 0; back--) {
+        const today = `${Number(values.today!.slice(0, 4)) - back}${values.today!.slice(4)}`;
+        const instant = demoReferenceInstant(today);
+        await runSync(store, createDemoProvider({ seed: 1, today, scale: Number(values.scale) }), {
+          leagues: values.leagues ? values.leagues.split(',') : LEAGUE_SLUGS,
+          concurrency: 6,
+          clock: () => instant,
+        });
+      }
     } finally {
       store.close();
     }
-    console.log(`function-cold: demo store synced in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const took = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`function-cold: demo store of ${seasons} season(s) synced in ${took} s`);
   }
   const out = path.join(dir, 'dist');
   const reader = StoreReader.open(db);

@@ -20,6 +20,15 @@ const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
     script: 'bench/serve.ts',
     args: ['--db', '.tmp/bench/scale-1/demo.sqlite', '--dist', '.tmp/bench/scale-1/dist'],
   },
+  // The Netlify Function as Netlify's bundler packs it: archive size and cold start, one season and three.
+  {
+    name: 'function, one season',
+    script: 'bench/function-cold.ts',
+    args: ['--db', '.tmp/bench/scale-1/demo.sqlite', '--runs', '3'],
+  },
+  { name: 'function, three seasons', script: 'bench/function-cold.ts', args: ['--seasons', '3', '--runs', '3'] },
+  // fds live behind Varnish: how old an answer at the edge is, end to end.
+  { name: 'edge age', script: 'bench/edge-age.ts' },
 ];
 
 const goalsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fds-bench-goals-'));
