@@ -14,7 +14,21 @@ import { promisify } from 'node:util';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const VCL_FILE = path.join(ROOT, 'deploy/varnish/fds.vcl');
-export const XKEY_VMOD = '/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so';
+/** Where Debian's varnish-modules puts the xkey vmod, in this machine's multiarch directory (x86_64, aarch64, …). */
+export const XKEY_VMOD = xkeyVmod();
+
+function xkeyVmod(): string {
+  const lib = '/usr/lib';
+  const tail = 'varnish/vmods/libvmod_xkey.so';
+  let dirs: string[] = [];
+  try {
+    dirs = fs.readdirSync(lib).filter((d) => d.endsWith('-linux-gnu'));
+  } catch {
+    // no /usr/lib: the check below says the vmod is missing
+  }
+  const found = dirs.map((d) => path.join(lib, d, tail)).find((f) => fs.existsSync(f));
+  return found ?? path.join(lib, `${os.arch() === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu`, tail);
+}
 
 const run = promisify(execFile);
 
