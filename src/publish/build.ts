@@ -35,6 +35,7 @@ import {
 } from './atomic/releases.js';
 import type { BuildContext, BuildOptions, BuildSummary } from './options.js';
 import { Recycler, discardedFiles, lineageBase, writeLineage } from './reuse/recycle.js';
+import { makeSpare } from './reuse/spare.js';
 import {
   DEFAULT_FALLBACK,
   DEFAULT_RULE_BUDGET,
@@ -167,6 +168,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
         recycler?.published();
         pruneReleases(layout, keep);
+        if (scope.kind === 'full' && uses('spare')) makeSpare(layout, release, aux);
       }
       await recycler?.discarded;
       temp = null;

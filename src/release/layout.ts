@@ -64,6 +64,15 @@ export function carryDir(release: string): string {
   return `${release}.carry`;
 }
 
+/**
+ * Beside a release a full build published: a copy of it made of hard links (the same inodes), which
+ * the next build takes over and brings up to date instead of linking every unchanged file into an
+ * empty directory (publish/reuse/spare.ts). It goes when the release stops being the published one.
+ */
+export function spareDir(release: string): string {
+  return `${release}.spare`;
+}
+
 /** The releases under the root, oldest first (names sort in publish order). */
 export function releaseNames(layout: ReleaseLayout): string[] {
   return layout.fs

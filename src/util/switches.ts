@@ -11,6 +11,7 @@ export const MECHANISMS = [
   'prestart-worker',
   'day-worker',
   'recycle',
+  'spare',
   'spool-segments',
   'manifest-ranges',
 ] as const;

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { BuildError } from '../../src/publish/build.js';
-import { currentRelease, releaseLayout } from '../../src/release/layout.js';
+import { currentRelease, releaseLayout, spareDir } from '../../src/release/layout.js';
 import { lineageLines } from '../../src/publish/reuse/recycle.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
@@ -139,6 +139,39 @@ describe('recycled releases', { timeout: 240_000 }, () => {
       }
     }
     expect(recycled).toBe(3);
+  });
+
+  it('take over the full build’s spare right after it: the same files, nothing linked anew, no spare left', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    const full = currentRelease(out)!;
+    const spare = spareDir(full);
+    expect(fs.existsSync(spare)).toBe(true);
+    const spareInode = inode(spare);
+    await syncAt(db, new Date(noon.getTime() + MINUTE));
+    const before = treeState(out);
+    const { summary } = await buildInto(db, out);
+    expect(summary.published).toBe(true);
+    // The spare became the new release: same directory, renamed.
+    expect(inode(currentRelease(out)!)).toBe(spareInode);
+    const changed = expectUntouchedIffEqual(before, treeState(out));
+    expect(changed.length).toBe(summary.changed);
+    await expectSameAsFullBuild(db, out);
+    expect(fs.existsSync(spare)).toBe(false);
+    expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.endsWith('.spare'))).toEqual([]);
+  });
+
+  it('make no spare for an incremental build, and drop a full build’s spare a later build did not take', async () => {
+    const { db, out } = await releases(1, { workers: 0 });
+    expect(fs.existsSync(spareDir(currentRelease(out)!))).toBe(false);
+    await buildInto(db, out, { full: true });
+    const full = currentRelease(out)!;
+    expect(fs.existsSync(spareDir(full))).toBe(true);
+    await syncAt(db, new Date(noon.getTime() + 2 * MINUTE));
+    await buildInto(db, out, { full: true });
+    expect(fs.existsSync(spareDir(full))).toBe(false);
+    expect(fs.existsSync(spareDir(currentRelease(out)!))).toBe(true);
   });
 
   it('do not take a file that changed back for the published one', async () => {

@@ -17,7 +17,7 @@ import {
   releaseNames,
 } from '../../release/layout.js';
 import type { ReleaseLayout } from '../../release/layout.js';
-import { carryDir, lineageFile } from '../../release/layout.js';
+import { carryDir, lineageFile, spareDir } from '../../release/layout.js';
 
 export class PublishError extends Error {}
 
@@ -148,5 +148,7 @@ export function pruneReleases(layout: ReleaseLayout, keep = 2): string[] {
     fs.rmSync(lineageFile(dir), { force: true });
     fs.rmSync(carryDir(dir), { recursive: true, force: true });
   }
+  // A spare is of use only while its release is the published one (reuse/spare.ts).
+  for (const dir of releases) fs.rmSync(spareDir(dir), { recursive: true, force: true });
   return drop;
 }

@@ -26,7 +26,7 @@ import path from 'node:path';
 import type { OutputFs } from '../../util/lines.js';
 import { LineWriter, linesSync } from '../../util/lines.js';
 import type { ReleaseLayout } from '../../release/layout.js';
-import { MANIFEST_FILE, carryDir, lineageFile, releaseNames } from '../../release/layout.js';
+import { MANIFEST_FILE, carryDir, lineageFile, releaseNames, spareDir } from '../../release/layout.js';
 import { requestPathOf } from '../../release/file-name.js';
 
 /**
@@ -128,8 +128,9 @@ export class Recycler {
   readonly start: ReleaseStart = 'recycled';
 
   /**
-   * Take over the release the next prune would delete, if its lineage up to `previous` is known:
-   * rename it to `temp`, and remove its manifest and the files every build writes anew.
+   * Take over the spare of `previous` when it has one; else the release the next prune would delete,
+   * if its lineage up to `previous` is known: rename it to `temp`, and remove its manifest and the
+   * files every build writes anew.
    */
   static take(
     layout: ReleaseLayout,
@@ -139,6 +140,13 @@ export class Recycler {
     auxFiles: readonly string[],
   ): Recycler | null {
     const { fs } = layout;
+    // Right after a full build: its spare, every file of which is the published one (spare.ts).
+    const spare = spareDir(previous);
+    if (fs.existsSync(spare)) {
+      fs.renameSync(spare, temp);
+      for (const file of auxFiles) fs.rmSync(path.join(temp, file), { force: true });
+      return new Recycler(temp, spare, new Set(), new Set(), fs, Promise.resolve());
+    }
     const current = path.basename(previous);
     const names = releaseNames(layout);
     const older = names.filter((n) => n < current);
