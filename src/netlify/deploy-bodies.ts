@@ -15,9 +15,10 @@
  */
 import type { StoreReader } from '../store/read/reader.js';
 import type { SummaryRow } from '../store/read/types.js';
-import { spanAt, spansOf, streamSize, summarySize, unpackBytes } from '../store/blob.js';
+import { summaryRow } from '../store/read/matches.js';
+import { streamPage } from '../store/read/plays.js';
+import { streamSize, unpackBytes } from '../store/blob.js';
 import { getMeta } from '../store/db.js';
-import { objectSpans } from '../util/json-spans.js';
 import { ByteLru } from '../server/byte-lru.js';
 import type { MatchBody } from './match-body.js';
 import { BadMatchBody, decodeMatchBody, matchBodyKey } from './match-body.js';
@@ -165,9 +166,7 @@ export class DeployBodies {
     // A stand-in for the first render, which is dropped.
     if (!body) return { json: EMPTY_OBJECT, spans: new Map(), lastSyncedAt: row.last_synced_at };
     const s = body.summary!;
-    const stored = s.sectionSpans === null ? null : spansOf(s.sectionSpans);
-    const json = unpackBytes(s.sections!, stored ? summarySize(stored) : undefined);
-    return { json, spans: stored ?? objectSpans(json), lastSyncedAt: row.last_synced_at };
+    return summaryRow(s.sections!, s.sectionSpans, row.last_synced_at);
   }
 
   /** As PlayQueries.page reads a full store's stream. */
@@ -187,10 +186,8 @@ export class DeployBodies {
     const ends = important ? p.importantEnds : p.ends;
     if (!packed || !ends) return { count: 0, plays: EMPTY };
     const count = important ? row.important : row.count;
-    const last = Math.min(count, offset + limit) - 1;
-    if (offset > last) return { count, plays: EMPTY };
-    const bytes = this.decoded(matchBodyKey(league, match), important, packed, ends);
-    return { count, plays: bytes.subarray(spanAt(ends, offset)![0], spanAt(ends, last)![1]) };
+    const decode = () => this.decoded(matchBodyKey(league, match), important, packed, ends);
+    return streamPage(count, ends, limit, offset, decode);
   }
 
   /** A stream inflated for one page, kept for the next page of the same stream. */

@@ -55,6 +55,14 @@ function events(rows: Array<EventRow & { record: string | null }>): EventRow[] {
   return rows;
 }
 
+/** A summary's stored sections (deflated) and spans as a SummaryRow: read alike from a store and a deploy's blob. */
+export function summaryRow(sections: Buffer, sectionSpans: string | null, lastSyncedAt: string): SummaryRow {
+  // The stored spans first: they tell how large the inflated JSON is.
+  const stored = sectionSpans === null ? null : spansOf(sectionSpans);
+  const json = unpackBytes(sections, stored ? summarySize(stored) : undefined);
+  return { json, spans: stored ?? objectSpans(json), lastSyncedAt };
+}
+
 const RANGE = `league_slug = @league AND kickoff >= @lo AND kickoff < @hi AND scoreboard_date BETWEEN @from AND @to`;
 
 export class MatchQueries {
@@ -176,11 +184,7 @@ export class MatchQueries {
     const row = this.s.summary.get(league, id) as
       | { sections: Buffer; section_spans: string | null; last_synced_at: string }
       | undefined;
-    if (!row) return undefined;
-    // The stored spans first: they tell how large the inflated JSON is.
-    const stored = row.section_spans === null ? null : spansOf(row.section_spans);
-    const json = unpackBytes(row.sections, stored ? summarySize(stored) : undefined);
-    return { json, spans: stored ?? objectSpans(json), lastSyncedAt: row.last_synced_at };
+    return row && summaryRow(row.sections, row.section_spans, row.last_synced_at);
   }
 
   /** Every stored scoreboard day of a league, ascending. */

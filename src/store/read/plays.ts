@@ -28,6 +28,23 @@ interface Decoded {
  * streams outlive the young generation, and once dropped their bytes wait in the render worker's
  * malloc arena for a full collection, which raises a full build's peak RSS (docs/performance.md).
  */
+/**
+ * A page of a stream of `count` plays whose ends are `ends`, as one slice of its inflated bytes
+ * (`decode`, asked only when the page has plays), and the count: what the function's deploy bodies
+ * (netlify/deploy-bodies.ts) read the same way.
+ */
+export function streamPage(
+  count: number,
+  ends: Buffer,
+  limit: number,
+  offset: number,
+  decode: () => Buffer,
+): { count: number; plays: Buffer } {
+  const last = Math.min(count, offset + limit) - 1;
+  if (offset > last) return { count, plays: EMPTY };
+  return { count, plays: decode().subarray(spanAt(ends, offset)![0], spanAt(ends, last)![1]) };
+}
+
 export class PlayQueries {
   private readonly s;
   private decodedLast: Decoded | null = null;
@@ -67,10 +84,8 @@ export class PlayQueries {
   ): { count: number; plays: Buffer } {
     const row = (important ? this.s.important : this.s.all).get(league, match) as Row | undefined;
     if (!row?.packed || !row.ends) return { count: 0, plays: EMPTY };
-    const last = Math.min(row.count, offset + limit) - 1;
-    if (offset > last) return { count: row.count, plays: EMPTY };
-    const bytes = this.decoded(row.packed, row.ends);
-    return { count: row.count, plays: bytes.subarray(spanAt(row.ends, offset)![0], spanAt(row.ends, last)![1]) };
+    const { packed, ends } = row;
+    return streamPage(row.count, ends, limit, offset, () => this.decoded(packed, ends));
   }
 
   /**
