@@ -12,7 +12,7 @@ import type { Clock } from '../util/time.js';
 import type { ReachCount } from './plan/reach.js';
 import type { Recycler } from './reuse/recycle.js';
 import type { Router } from './rules/rule-settings.js';
-import type { RuleStats } from './rules/rules.js';
+import type { RuleSettings, RuleStats } from './rules/rules.js';
 import type { BuildScope } from './plan/scope.js';
 
 export interface BuildOptions {
@@ -87,7 +87,7 @@ export interface BuildSummary {
 export interface BuildContext {
   store: StoreReader;
   opts: BuildOptions;
-  settings: { fallback: string; budget: number; router: Router; origin: string | null };
+  settings: Required<RuleSettings>;
   /** The temporary release being filled. */
   temp: string;
   /** The published release (null: none). */

@@ -129,20 +129,12 @@ export class ReachPolicy {
 
   /**
    * Whether a request goes to the origin of a hybrid build (route.ts `Reach.volatile`): of a match
-   * live or on a day around the snapshot's; else as its route says of its query. `request`: a literal
-   * rule's request, `path k=v …` (rule-text.ts), whose conditions are the request's every route key.
+   * live or on a day around the snapshot's; else as its route says of its query (asked only then).
    */
-  volatileOf(s: Standing, routeName: string, request: string): boolean {
+  volatileOf(s: Standing, routeName: string, query: () => Record<string, string>): boolean {
     if (s.level === 'match') return s.day !== '' && (s.live || this.distanceTo(s.day) <= 1);
     const volatile = ROUTES_BY_NAME.get(routeName)?.reach?.volatile;
-    if (!volatile) return false;
-    const query = Object.fromEntries(
-      request
-        .split(' ')
-        .slice(1)
-        .map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]),
-    );
-    return volatile(query, this.nearDay);
+    return volatile ? volatile(query(), this.nearDay) : false;
   }
 
   /**

@@ -15,11 +15,11 @@ import type { ReleaseLayout } from '../../release/layout.js';
 import { spareDir } from '../../release/layout.js';
 import { tempReleasePath } from '../atomic/releases.js';
 
-/** Files a build writes anew whatever it carries over: not linked into the spare. */
-export type AuxFiles = readonly string[];
-
-/** Make the spare of `release`; best effort (without it the next build links each file instead). */
-export function makeSpare(layout: ReleaseLayout, release: string, aux: AuxFiles): void {
+/**
+ * Make the spare of `release`, but for `aux`, the files every build writes anew; best effort
+ * (without it the next build links each file instead).
+ */
+export function makeSpare(layout: ReleaseLayout, release: string, aux: readonly string[]): void {
   const { fs } = layout;
   const temp = `${tempReleasePath(layout)}-spare`;
   try {

@@ -30,9 +30,19 @@ export function literalRequest(form: RequestForm): string {
   return `${form.path}${form.query.map(([k, v]) => ` ${k}=${v}`).join('')}`;
 }
 
-/** Where a hybrid build sends a volatile literal `path k=v …` (rules.ts, HYBRID): the origin, asked the same. */
-export function originTarget(origin: string, request: string): string {
+/** A literal rule's request `path k=v …` (`literalRequest`) read back: its path and its conditions. */
+export function splitLiteral(request: string): { path: string; conds: string[] } {
   const [p, ...conds] = request.split(' ');
+  return { path: p!, conds };
+}
+
+/** A literal's conditions as a query object (values are tokens, never containing `=`). */
+export const literalQuery = (conds: readonly string[]): Record<string, string> =>
+  Object.fromEntries(conds.map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]));
+
+/** Where a hybrid build sends a volatile literal (rules.ts, HYBRID): the origin, asked the same. */
+export function originTarget(origin: string, request: string): string {
+  const { path: p, conds } = splitLiteral(request);
   return `${origin}${p}${conds.length ? `?${conds.join('&')}` : ''}`;
 }
 

@@ -64,7 +64,17 @@ import { Admission, cutoff } from './budget-cut.js';
 import { ASSET_DIR, ASSET_HEADERS } from '../../frontdoor/paths.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
-import { block, escapeRule, literalRequest, originTarget, pageRules, subsets, todayRules } from './rule-text.js';
+import {
+  block,
+  escapeRule,
+  literalQuery,
+  literalRequest,
+  originTarget,
+  pageRules,
+  splitLiteral,
+  subsets,
+  todayRules,
+} from './rule-text.js';
 import { HeaderPlan } from './header-plan.js';
 import { routeSharedHeaders } from '../../api/cache-tags.js';
 
@@ -312,7 +322,8 @@ export class RulePlanner {
     for (const line of this.admission.admitted(cut)) {
       const s = unspool(line);
       literals++;
-      if (this.origin && this.reach.volatileOf(s, s.route, s.request)) {
+      const query = () => literalQuery(splitLiteral(s.request).conds);
+      if (this.origin && this.reach.volatileOf(s, s.route, query)) {
         // A literal's conditions are the request's every route key: the origin is asked exactly that.
         groups[s.k]!.write(`${s.request} ${originTarget(this.origin, s.request)} 200!\n`);
         toOrigin++;
