@@ -18,8 +18,9 @@ import * as esbuild from 'esbuild';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'build/bundle');
 fs.rmSync(out, { recursive: true, force: true });
-await esbuild.build({
+const { metafile } = await esbuild.build({
   absWorkingDir: root,
+  metafile: true,
   entryPoints: {
     main: 'build/cli/main.js',
     'render-worker': 'build/publish/render/render-worker.js',
@@ -39,3 +40,17 @@ await esbuild.build({
   },
   logLevel: 'warning',
 });
+
+// zod's namespace object holds every locale (~550 KB the CLI would parse at each start); imported as
+// `import * as z from 'zod'`, only what the code uses is bundled. `import { z } from 'zod'` brings it back.
+const bundled = Object.values(metafile.outputs).flatMap((o) =>
+  Object.entries(o.inputs)
+    .filter(([, i]) => i.bytesInOutput > 0)
+    .map(([f]) => f),
+);
+const locales = bundled.filter((f) => /zod\/v4\/locales\/(?!en\.js)/.test(f));
+if (locales.length) {
+  throw new Error(
+    `the bundle holds ${locales.length} of zod's locales: import zod as \`import * as z from 'zod'\`, not \`import { z }\``,
+  );
+}

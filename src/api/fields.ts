@@ -4,7 +4,7 @@
  * description. A route declares its parameters from these factories, so validation and
  * documentation cannot drift.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseYmd } from '../util/time.js';
 import { SUMMARY_SECTIONS } from '../store/records.js';
 

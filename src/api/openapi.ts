@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 description, generated from the route table (paths, parameters, statuses,
  * caching) and the zod response schemas (components). Served at /openapi.json.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { registry } from './schemas.js';
 import './responses.js';
 import type { AnyRoute } from './route.js';

@@ -1,5 +1,5 @@
 /** The 200 bodies of each endpoint, built from the record schemas. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DATABASE_STATES, FIXTURE_STATUSES, HEALTH_STATUSES, LEAGUE_KIND_FILTERS } from './vocab.js';
 import {
   Club,

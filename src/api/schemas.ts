@@ -3,7 +3,7 @@
  * from them) and the contract tests validate every 200 against that generated document. Shapes
  * the service builds are closed (no undeclared keys); provider sections passed through are open.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEAGUE_KINDS } from './vocab.js';
 
 export const registry = z.registry<{ id: string; description?: string }>();

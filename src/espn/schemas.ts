@@ -3,7 +3,7 @@
  * on (ids, teams, kickoff, status) and tolerant of everything else: unknown keys are ignored, and
  * optional fields of the wrong type are treated as absent rather than failing the whole payload.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** ESPN ids are strings; tolerate a number and normalize it. */
 export const Id = z.union([z.string().min(1), z.number().int()]).transform((v) => String(v));
