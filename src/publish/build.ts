@@ -63,11 +63,13 @@ const EDGE_AUX_FILES = [...AUX_FILES, EDGE_FILE];
 const WRITTEN_ANEW = EDGE_AUX_FILES;
 
 /**
- * The tree a build that reuses the published release starts from: the release pruning would delete
- * next, taken over and brought up to date (recycle.ts); else an empty one.
+ * The tree a build that reuses the published release starts from: the full build's spare (spare.ts),
+ * else the release pruning would delete next, taken over and brought up to date (recycle.ts); else an
+ * empty one.
  */
 function takeTree(layout: ReleaseLayout, previous: string, keep: number): Recycler | null {
-  return uses('recycle') ? Recycler.take(layout, previous, keep, tempReleasePath(layout), WRITTEN_ANEW) : null;
+  if (!uses('recycle')) return null;
+  return Recycler.take(layout, previous, keep, tempReleasePath(layout), WRITTEN_ANEW, uses('spare'));
 }
 
 interface BuildSettings extends Record<string, string | number> {

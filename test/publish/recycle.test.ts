@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { BuildError } from '../../src/publish/build.js';
 import { currentRelease, releaseLayout, spareDir } from '../../src/release/layout.js';
-import { lineageLines } from '../../src/publish/reuse/recycle.js';
+import { Recycler, lineageLines } from '../../src/publish/reuse/recycle.js';
+import { tempReleasePath } from '../../src/publish/atomic/releases.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../../src/sync/providers/demo/routine.js';
 import { runSync } from '../../src/sync/run-sync.js';
@@ -160,6 +161,21 @@ describe('recycled releases', { timeout: 240_000 }, () => {
     await expectSameAsFullBuild(db, out);
     expect(fs.existsSync(spare)).toBe(false);
     expect(fs.readdirSync(releaseLayout(out).root).filter((n) => n.endsWith('.spare'))).toEqual([]);
+  });
+
+  it('leave the spare where it is when the switch that measures it is off (FDS_WITHOUT=spare)', async () => {
+    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
+    await syncAt(db, noon, false);
+    const { out } = await buildInto(db);
+    const full = currentRelease(out)!;
+    const layout = releaseLayout(out);
+    // Nothing older than the full build to recycle either: the build would start from an empty tree.
+    expect(Recycler.take(layout, full, 2, tempReleasePath(layout), [], false)).toBeNull();
+    expect(fs.existsSync(spareDir(full))).toBe(true);
+    const taken = Recycler.take(layout, full, 2, tempReleasePath(layout), [], true);
+    expect(taken).not.toBeNull();
+    expect(fs.existsSync(spareDir(full))).toBe(false);
+    fs.rmSync(tempReleasePath(layout), { recursive: true, force: true });
   });
 
   it('make no spare for an incremental build, and drop a full build’s spare a later build did not take', async () => {

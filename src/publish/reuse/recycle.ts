@@ -128,9 +128,9 @@ export class Recycler {
   readonly start: ReleaseStart = 'recycled';
 
   /**
-   * Take over the spare of `previous` when it has one; else the release the next prune would delete,
-   * if its lineage up to `previous` is known: rename it to `temp`, and remove its manifest and the
-   * files every build writes anew.
+   * Take over the spare of `previous` when it has one (and `spare` allows it: the bench's switch);
+   * else the release the next prune would delete, if its lineage up to `previous` is known: rename
+   * it to `temp`, and remove its manifest and the files every build writes anew.
    */
   static take(
     layout: ReleaseLayout,
@@ -138,14 +138,15 @@ export class Recycler {
     keep: number,
     temp: string,
     auxFiles: readonly string[],
+    spare = true,
   ): Recycler | null {
     const { fs } = layout;
     // Right after a full build: its spare, every file of which is the published one (spare.ts).
-    const spare = spareDir(previous);
-    if (fs.existsSync(spare)) {
-      fs.renameSync(spare, temp);
+    const spared = spareDir(previous);
+    if (spare && fs.existsSync(spared)) {
+      fs.renameSync(spared, temp);
       for (const file of auxFiles) fs.rmSync(path.join(temp, file), { force: true });
-      return new Recycler(temp, spare, new Set(), new Set(), fs, Promise.resolve());
+      return new Recycler(temp, spared, new Set(), new Set(), fs, Promise.resolve());
     }
     const current = path.basename(previous);
     const names = releaseNames(layout);
