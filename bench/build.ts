@@ -53,6 +53,7 @@ execFileSync(process.execPath, [path.join(here, '../scripts/bundle.mjs')], { std
 const compiled = <T>(module: string): Promise<T> => import(pathToFileURL(path.join(here, '../build', module)).href);
 const { build } = await compiled<typeof import('../src/publish/build.js')>('publish/build.js');
 const { StoreReader } = await compiled<typeof import('../src/store/read/reader.js')>('store/read/reader.js');
+const { SERVE_MAP_BYTES } = await compiled<typeof import('../src/server/store-source.js')>('server/store-source.js');
 
 const HEAP_CAP_MIB = 48;
 /** 300 MB, the goal's bound, in the MiB the table prints. */
@@ -159,10 +160,11 @@ for (const scale of values.scales!.split(',').map(Number)) {
   ]);
 
   // The loop: a minute into the matchday, then a day on (each a routine sync and an incremental build).
-  // In one process with one store reader and two older releases kept, as `fds live` runs them. The
-  // first two builds after a full one start from an empty tree; from the third on the loop recycles
-  // (publish/reuse/recycle.ts), the steady state the live-cycle goal is held to.
-  const reader = StoreReader.open(db);
+  // In one process with one store reader, read through a memory map, and two older releases kept, as
+  // `fds live` runs them. The first build after a full one takes the full build's spare, the second
+  // starts from an empty tree; from the third on the loop recycles (publish/reuse/recycle.ts), the
+  // steady state the live-cycle goal is held to.
+  const reader = StoreReader.open(db, { mapBytes: SERVE_MAP_BYTES });
   let steadyCycle = 0;
   for (const [step, at] of [
     ['+1 minute', noon + MINUTE],

@@ -11,6 +11,7 @@ import { StoreReader } from '../../store/read/reader.js';
 import { createApiServer } from '../../server/http.js';
 import type { ApiServer } from '../../server/http.js';
 import { StaticBuild } from '../../server/static-lookup.js';
+import { SERVE_MAP_BYTES } from '../../server/store-source.js';
 import { AssetServer } from '../../frontdoor/serve-assets.js';
 import { BuildError } from '../../publish/build.js';
 import { runCycle, cycleLine } from '../../live/cycle.js';
@@ -148,7 +149,9 @@ async function live(f: LiveFlags): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   const db = openStore(f.db);
-  const reader = StoreReader.open(f.db);
+  // The loop's builds read through a memory map, as the server does: a long-lived reader whose
+  // pages SQLite's own small cache cannot hold (docs/performance.md, "Builds").
+  const reader = StoreReader.open(f.db, { mapBytes: SERVE_MAP_BYTES });
   // Stopping aborts the purge requests in flight: the tags of a publish nobody will see are moot.
   const purger = f.purge.length ? new Purger(f.purge, { signal: stop.signal }) : null;
   const deps: CycleDeps = {
