@@ -34,6 +34,7 @@ import { defaultSpelling } from '../publish/plan/plan.js';
 import type { ReachCount } from '../publish/plan/reach.js';
 import { ReachPolicy, noReach } from '../publish/plan/reach.js';
 import { snapshotClock } from '../publish/snapshot-clock.js';
+import { literalQuery, splitLiteral } from '../publish/rules/rule-text.js';
 
 export interface CheckOptions {
   dir: string;
@@ -118,10 +119,9 @@ function literalTargets(redirects: readonly string[]): Map<string, string> {
   for (const line of redirects) {
     const parts = line.split(/\s+/);
     if (line.startsWith('#') || parts.length < 3 || !parts.at(-2)!.startsWith(`/${STATIC_PREFIX}/`)) continue;
-    const conds = parts
-      .slice(1, -2)
-      .map((c): [string, string] => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]);
-    out.set(literalKey(parts[0]!, conds), parts.at(-2)!);
+    // `path k=v … target status`: the literal's request as the rules wrote it (rule-text.ts), read back.
+    const { path: p, conds } = splitLiteral(parts.slice(0, -2).join(' '));
+    out.set(literalKey(p, Object.entries(literalQuery(conds))), parts.at(-2)!);
   }
   return out;
 }

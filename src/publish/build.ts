@@ -72,12 +72,14 @@ function takeTree(layout: ReleaseLayout, previous: string, keep: number): Recycl
   return Recycler.take(layout, previous, keep, tempReleasePath(layout), WRITTEN_ANEW, uses('spare'));
 }
 
-interface BuildSettings extends Record<string, string | number> {
+/** What build.json records of the options: `origin` only when given (see settingsOf). */
+type BuildSettings = {
   fallback: string;
   ruleBudget: number;
   router: Router;
   assets: string;
-}
+  origin?: string;
+};
 
 type ScopeOptions = Pick<BuildOptions, 'store' | 'out' | 'full' | 'fallback' | 'ruleBudget' | 'router' | 'origin'>;
 
@@ -147,7 +149,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       temp = recycler?.dir ?? createTempRelease(layout);
       const ctx: BuildContext = {
         ...{ store, opts, temp, previous, scope, info, fs, recycler },
-        settings: { fallback, budget, router, origin: (settings.origin as string | undefined) ?? null },
+        settings: { fallback, budget, router, origin: settings.origin ?? null },
       };
       const written = await writeRelease(ctx);
       const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;

@@ -120,11 +120,15 @@ export class ReachPolicy {
     return { level, hotq, league, id, day: row?.day ?? '', live: row?.live ?? false };
   }
 
+  /** A match-level standing's match is live, or on a day around the snapshot's. */
+  private isMatchNow(s: Standing): boolean {
+    return s.day !== '' && (s.live || this.distanceTo(s.day) <= 1);
+  }
+
   /** THE hot set, given a request's standing (of its shortest spelling). */
   hotOf(s: Standing): boolean {
     if (s.hotq === '0' || (s.hotq !== '1' && !this.nearDay(s.hotq))) return false;
-    if (s.level === 'league') return true;
-    return s.day !== '' && (s.live || this.distanceTo(s.day) <= 1);
+    return s.level === 'league' || this.isMatchNow(s);
   }
 
   /**
@@ -132,7 +136,7 @@ export class ReachPolicy {
    * live or on a day around the snapshot's; else as its route says of its query (asked only then).
    */
   volatileOf(s: Standing, routeName: string, query: () => Record<string, string>): boolean {
-    if (s.level === 'match') return s.day !== '' && (s.live || this.distanceTo(s.day) <= 1);
+    if (s.level === 'match') return this.isMatchNow(s);
     const volatile = ROUTES_BY_NAME.get(routeName)?.reach?.volatile;
     return volatile ? volatile(query(), this.nearDay) : false;
   }

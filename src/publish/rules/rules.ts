@@ -123,10 +123,7 @@ export class RulePlanner {
   private readonly pinnedHeaders: string[] = [];
   private readonly admission: Admission;
 
-  private readonly budget: number;
-  private readonly fallback: string;
-  private readonly router: Router;
-  private readonly origin: string | null;
+  private readonly settings: Required<RuleSettings>;
 
   constructor(
     private readonly workDir: string,
@@ -134,11 +131,8 @@ export class RulePlanner {
     private readonly reach: ReachPolicy,
     private readonly fs: OutputFs = nodeFs,
   ) {
-    this.budget = settings.budget;
-    this.fallback = settings.fallback;
-    this.router = settings.router ?? 'rules';
-    this.origin = settings.origin ?? null;
-    this.admission = new Admission(this.budget);
+    this.settings = { ...settings, router: settings.router ?? 'rules', origin: settings.origin ?? null };
+    this.admission = new Admission(settings.budget);
     const tally = { perPriority: this.perPriority, counted: this.counted, addRoute: (n: string) => this.addRoute(n) };
     this.linked = new LinkedSegments(reach, this.admission, tally);
     this.fs.mkdirSync(workDir, { recursive: true });
@@ -292,17 +286,18 @@ export class RulePlanner {
   /** Write `_redirects` and `_headers` into `dir`; keep the spool as `spoolTo` (the next build carries from it). */
   finish(dir: string, spoolTo?: string): RuleStats {
     this.close();
+    const { budget, fallback, router, origin } = this.settings;
     const escapes = [...this.routes.values()].flatMap((route) =>
       subsets(Object.keys(route.query)).map((keys) => ({
         k: keys.length,
-        rule: escapeRule(route, keys, this.fallback),
+        rule: escapeRule(route, keys, fallback),
       })),
     );
-    const pages = pageRules(dir, this.router, this.fs);
-    const todays = this.origin ? todayRules(ROUTES, this.origin) : [];
+    const pages = pageRules(dir, router, this.fs);
+    const todays = origin ? todayRules(ROUTES, origin) : [];
     // checkBudget() made room for the escapes of every route, every page rule and every rule for
     // today's answers, so this is never negative.
-    const room = this.budget - escapes.length - pages.length - todays.length - 1;
+    const room = budget - escapes.length - pages.length - todays.length - 1;
     const cut = cutoff(this.perPriority, room);
     this.linked.holdAdmitted(this.spool.dir, cut, this.fs);
     const maxK = Math.max(0, ...escapes.map((e) => e.k));
@@ -323,9 +318,9 @@ export class RulePlanner {
       const s = unspool(line);
       literals++;
       const query = () => literalQuery(splitLiteral(s.request).conds);
-      if (this.origin && this.reach.volatileOf(s, s.route, query)) {
+      if (origin && this.reach.volatileOf(s, s.route, query)) {
         // A literal's conditions are the request's every route key: the origin is asked exactly that.
-        groups[s.k]!.write(`${s.request} ${originTarget(this.origin, s.request)} 200!\n`);
+        groups[s.k]!.write(`${s.request} ${originTarget(origin, s.request)} 200!\n`);
         toOrigin++;
         continue;
       }
@@ -346,7 +341,7 @@ export class RulePlanner {
     // After every escape: only a request carrying none of its route's keys gets here.
     for (const rule of todays) out.write(`${rule}\n`);
     for (const rule of pages) out.write(`${rule}\n`);
-    out.write(`/* ${isFunction(this.fallback) ? this.fallback : `${this.fallback}/:splat`} 200!\n`);
+    out.write(`/* ${isFunction(fallback) ? fallback : `${fallback}/:splat`} 200!\n`);
     out.close();
     this.spool.finish();
     if (spoolTo) {
@@ -361,7 +356,7 @@ export class RulePlanner {
       toOrigin: toOrigin + todays.length,
       escapes: escapes.length,
       pages: pages.length,
-      budget: this.budget,
+      budget,
       candidates: [...this.perPriority.values()].reduce((a, b) => a + b, 0),
       reach,
       headersBytes: Buffer.byteLength(headersText),

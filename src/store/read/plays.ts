@@ -22,13 +22,6 @@ interface Decoded {
 }
 
 /**
- * A build reads each stream for two pages in a row (a match's first page and its first
- * `limit=300`), so the stream decoded for one page is kept for the next read, and no longer:
- * whether that read takes it or decodes another stream, it is let go. Kept any longer, decoded
- * streams outlive the young generation, and once dropped their bytes wait in the render worker's
- * malloc arena for a full collection, which raises a full build's peak RSS (docs/performance.md).
- */
-/**
  * A page of a stream of `count` plays whose ends are `ends`, as one slice of its inflated bytes
  * (`decode`, asked only when the page has plays), and the count: what the function's deploy bodies
  * (netlify/deploy-bodies.ts) read the same way.
@@ -45,6 +38,13 @@ export function streamPage(
   return { count, plays: decode().subarray(spanAt(ends, offset)![0], spanAt(ends, last)![1]) };
 }
 
+/**
+ * A build reads each stream for two pages in a row (a match's first page and its first
+ * `limit=300`), so the stream decoded for one page is kept for the next read, and no longer:
+ * whether that read takes it or decodes another stream, it is let go. Kept any longer, decoded
+ * streams outlive the young generation, and once dropped their bytes wait in the render worker's
+ * malloc arena for a full collection, which raises a full build's peak RSS (docs/performance.md).
+ */
 export class PlayQueries {
   private readonly s;
   private decodedLast: Decoded | null = null;
