@@ -143,9 +143,7 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('take over the full build’s spare right after it: the same files, nothing linked anew, no spare left', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
+    const { db, out } = await releases(0);
     const full = currentRelease(out)!;
     const spare = spareDir(full);
     expect(fs.existsSync(spare)).toBe(true);
@@ -164,18 +162,16 @@ describe('recycled releases', { timeout: 240_000 }, () => {
   });
 
   it('leave the spare where it is when the switch that measures it is off (FDS_WITHOUT=spare)', async () => {
-    const db = path.join(tempDir('fds-recycle-'), 'store.sqlite');
-    await syncAt(db, noon, false);
-    const { out } = await buildInto(db);
+    const { out } = await releases(0);
     const full = currentRelease(out)!;
     const layout = releaseLayout(out);
+    const temp = tempReleasePath(layout);
     // Nothing older than the full build to recycle either: the build would start from an empty tree.
-    expect(Recycler.take(layout, full, 2, tempReleasePath(layout), [], false)).toBeNull();
+    expect(Recycler.take(layout, full, 2, temp, [], false)).toBeNull();
     expect(fs.existsSync(spareDir(full))).toBe(true);
-    const taken = Recycler.take(layout, full, 2, tempReleasePath(layout), [], true);
-    expect(taken).not.toBeNull();
+    expect(Recycler.take(layout, full, 2, temp, [], true)?.dir).toBe(temp);
     expect(fs.existsSync(spareDir(full))).toBe(false);
-    fs.rmSync(tempReleasePath(layout), { recursive: true, force: true });
+    fs.rmSync(temp, { recursive: true, force: true });
   });
 
   it('make no spare for an incremental build, and drop a full build’s spare a later build did not take', async () => {
