@@ -70,12 +70,13 @@ export function needsBoundedHeap(scope: BuildScope): boolean {
 }
 
 /**
- * A build that runs in the command's own process is a small one (the step after a sync). There,
- * TurboFan's inlining costs more than it saves: its compile jobs take CPU beside the build thread
- * for code that does not run long enough to repay them (docs/performance.md). A build in the
- * bounded process renders for seconds to minutes, and keeps it.
+ * A build that runs in the command's own process is a small one (the step after a sync). There, an
+ * optimizing compiler costs more than it saves: its compile jobs take CPU beside the build thread
+ * for code that does not run long enough to repay them, so such a build runs on V8's baseline tiers
+ * alone (docs/performance.md, `short-build-v8`). A build in the bounded process renders for seconds
+ * to minutes, and keeps TurboFan.
  */
-export const SHORT_BUILD_V8_FLAGS = '--no-turbo-inlining';
+export const SHORT_BUILD_V8_FLAGS = '--no-opt';
 
 /** Tune V8 for a build run in this process (see SHORT_BUILD_V8_FLAGS); not in the bounded one. */
 export function tuneForShortBuild(): void {

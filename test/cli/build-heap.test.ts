@@ -27,7 +27,7 @@ describe('the bounded heap of fds build', () => {
     expect(needsBoundedHeap({ kind: 'full', reason: '--full' })).toBe(false);
   });
 
-  it('leaves V8 as it is in the bounded process, and turns TurboFan inlining off for a build in the command process', () => {
+  it('leaves V8 as it is in the bounded process, and turns the optimizing compiler off for a build in the command process', () => {
     // Spied on and stubbed: the flag would otherwise stay set for the rest of this test process.
     const set = vi.spyOn(v8, 'setFlagsFromString').mockImplementation(() => {});
     try {
