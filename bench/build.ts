@@ -110,6 +110,8 @@ const loopHeader = [
   'load',
 ];
 const MINUTE = 60_000;
+/** The loop's steady cycles: the minutes after the first two builds, which take the spare and start from an empty tree. */
+const STEADY_MINUTES = [3, 4, 5, 6, 7];
 const DAY = 86_400_000;
 const loadBefore = load();
 
@@ -163,20 +165,20 @@ for (const scale of values.scales!.split(',').map(Number)) {
   // In one process with one store reader, read through a memory map, and two older releases kept, as
   // `fds live` runs them. The first build after a full one takes the full build's spare, the second
   // starts from an empty tree; from the third on the loop recycles (publish/reuse/recycle.ts), the
-  // steady state the live-cycle goal is held to.
+  // steady state the live-cycle goal is held to: the median of its five cycles, so one cycle the
+  // machine slowed does not decide it.
   const reader = StoreReader.open(db, { mapBytes: SERVE_MAP_BYTES });
-  let steadyCycle = 0;
-  for (const [step, at] of [
-    ['+1 minute', noon + MINUTE],
-    ['+2 minutes', noon + 2 * MINUTE],
-    ['+3 minutes', noon + 3 * MINUTE],
-    ['+1 day', noon + 3 * MINUTE + DAY],
-  ] as const) {
+  const steadyCycles: number[] = [];
+  const minutes = [1, 2, ...STEADY_MINUTES].map(
+    (m) => [`+${m} minute${m === 1 ? '' : 's'}`, noon + m * MINUTE] as const,
+  );
+  const lastMinute = noon + STEADY_MINUTES.at(-1)! * MINUTE;
+  for (const [step, at] of [...minutes, ['+1 day', lastMinute + DAY] as const]) {
     process.stderr.write(`scale ${scale}: routine sync and build, ${step}…\n`);
     const sync = await syncDemoRoutine(db, new Date(at), scale);
     const built = await build({ store: reader, out, keepReleases: 2, fallback: ORIGIN });
     const total = sync.seconds + built.seconds;
-    if (step === '+3 minutes') steadyCycle = total;
+    if (at > noon + 2 * MINUTE && at <= lastMinute) steadyCycles.push(total);
     loopRows.push([
       ...[String(scale), step, s(sync.seconds), String(sync.units)],
       ...[String(sync.written), s(built.seconds)],
@@ -201,9 +203,9 @@ for (const scale of values.scales!.split(',').map(Number)) {
       },
       {
         figure: 'live cycle: routine sync + build, a minute on, steady state, scale 1',
-        measured: `${s(steadyCycle)} s`,
+        measured: `${s(median(steadyCycles))} s (median of ${steadyCycles.length} cycles, ${s(Math.min(...steadyCycles))}–${s(Math.max(...steadyCycles))})`,
         goal: `≤ ${STEP_GOAL_S} s`,
-        met: steadyCycle <= STEP_GOAL_S,
+        met: median(steadyCycles) <= STEP_GOAL_S,
       },
     );
   }
