@@ -12,9 +12,8 @@ export type StoreProblem = 'disconnected' | 'error';
 
 /**
  * The server reads its store through a memory map of up to this much: a dynamic answer then reads
- * stored rows where they lie instead of copying each page (a 100-event fixtures page rendered in
- * 0.91 instead of 1.00 ms; the dynamic server answered ~7 % more requests a second). Bounded, so the
- * server's resident memory stays bounded whatever the store's size.
+ * stored rows where they lie instead of copying each page (docs/performance.md, "Serving"). Bounded,
+ * so the server's resident memory stays bounded whatever the store's size.
  */
 export const SERVE_MAP_BYTES = 256 * 1024 * 1024;
 
