@@ -139,15 +139,7 @@ async function live(f: LiveFlags): Promise<void> {
     throw new Error('unreachable: the first provider only checks the options');
   });
 
-  const stop = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stop.signal.aborted) return;
-    say(`fds live: ${signal}: stopping`);
-    stop.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
+  const stop = stopOnSignals();
   const db = openStore(f.db);
   // The loop's builds read through a memory map, as the server does: a long-lived reader whose
   // pages SQLite's own small cache cannot hold (docs/performance.md, "Builds").
@@ -185,51 +177,27 @@ async function live(f: LiveFlags): Promise<void> {
     }
   };
 
-  let api: ApiServer | null = null;
-  let lookup: StaticBuild | null = null;
+  let served: Served | null = null;
   let running: Promise<unknown> = Promise.resolve();
-  // Cycle lines in order, each once its purge has reported (within the purger's wait): the loop goes
-  // on meanwhile, never waiting for a purge.
-  let lines: Promise<void> = Promise.resolve();
-  const printCycle = (n: number, r: CycleReport) => {
-    const purge = r.purge;
-    lines = lines.then(async () => {
-      say(cycleLine(n, r, purge ? await purge : null));
-    });
-    return lines;
-  };
+  const lines = new CycleLines();
   try {
     // The first cycle fills the store (the demo's whole season), with progress on a terminal.
     const first = cycle(false, new Progress(`cycle 1: sync ${f.provider}`));
     running = first;
     const report = await first;
     writeFailures(report.sync, 5);
-    void printCycle(1, report);
+    lines.cycle(1, report);
     const built = report.build;
-    if (built)
-      lines = lines.then(() => {
-        say(summaryLine(built, f.out));
-      });
+    if (built) lines.line(() => summaryLine(built, f.out));
     if (stop.signal.aborted) return;
 
-    lookup = new StaticBuild(f.out);
-    api = createApiServer({
-      storeFile: f.db,
-      staticLookup: lookup,
-      assets: new AssetServer(f.out),
-      // The date-less scoreboard is "today" by the demo clock, so it shows the matchday being played.
-      clock,
-      ...serverOptionsOf(f),
-      log: f.requestLog ? undefined : null,
-      shutdownGraceMs: STOP_GRACE_MS,
-    });
-    const address = await api.listen(f.port, f.host);
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const origin = `http://${host}:${address.port}`;
-    say(`fds live: serving ${origin} from ${f.out}, a cycle every ${everyMs / 1000}s (Ctrl-C stops)`);
-    process.stdout.write(welcome(origin, reader));
+    served = await serve(f, clock);
+    say(`fds live: serving ${served.origin} from ${f.out}, a cycle every ${everyMs / 1000}s (Ctrl-C stops)`);
+    process.stdout.write(welcome(served.origin, reader));
     const league = demo ? watchLeague(f.seed, f.scale, clock().getTime(), leagues) : leagues[0]!;
-    say(`Watch it move: curl '${origin.replace('//0.0.0.0:', '//127.0.0.1:')}/get/soccer/${league}/scoreboard'\n`);
+    say(
+      `Watch it move: curl '${served.origin.replace('//0.0.0.0:', '//127.0.0.1:')}/get/soccer/${league}/scoreboard'\n`,
+    );
 
     await runLoop({
       everyMs,
@@ -239,7 +207,7 @@ async function live(f: LiveFlags): Promise<void> {
       cycle: async (n) => {
         const next = cycle(true);
         running = next;
-        void printCycle(n, await next);
+        lines.cycle(n, await next);
       },
       onError: (n, err) => {
         const failures = err instanceof BuildError ? `: ${err.failures.slice(0, 3).join('; ')}` : '';
@@ -247,19 +215,12 @@ async function live(f: LiveFlags): Promise<void> {
       },
     });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    const settled = await Promise.race([
-      running.then(
-        () => true,
-        () => true,
-      ),
-      new Promise<false>((resolve) => setTimeout(resolve, STOP_GRACE_MS, false).unref()),
-    ]);
-    await api?.close();
-    lookup?.close();
+    stop.release();
+    const settled = await settles(running, STOP_GRACE_MS);
+    await served?.api.close();
+    served?.lookup.close();
     // The last lines (their purges were aborted by the stop, so they settle at once).
-    await lines;
+    await lines.printed;
     if (settled) {
       reader.close();
       db.close();
@@ -270,4 +231,86 @@ async function live(f: LiveFlags): Promise<void> {
       process.exit(0);
     }
   }
+}
+
+/** SIGINT or SIGTERM stops scheduling: the signal aborts; `release` stops listening. */
+function stopOnSignals(): { signal: AbortSignal; release(): void } {
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) return;
+    say(`fds live: ${signal}: stopping`);
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: stop.signal,
+    release() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/**
+ * Cycle lines in order, each once its purge has reported (within the purger's wait): the loop goes
+ * on meanwhile, never waiting for a purge.
+ */
+class CycleLines {
+  printed: Promise<void> = Promise.resolve();
+
+  cycle(n: number, r: CycleReport): void {
+    const purge = r.purge;
+    this.printed = this.printed.then(async () => {
+      say(cycleLine(n, r, purge ? await purge : null));
+    });
+  }
+
+  line(text: () => string): void {
+    this.printed = this.printed.then(() => {
+      say(text());
+    });
+  }
+}
+
+interface Served {
+  api: ApiServer;
+  lookup: StaticBuild;
+  origin: string;
+}
+
+/** The server over the published release; it notices each new release by itself. */
+async function serve(f: LiveFlags, clock: Clock): Promise<Served> {
+  const lookup = new StaticBuild(f.out);
+  const api = createApiServer({
+    storeFile: f.db,
+    staticLookup: lookup,
+    assets: new AssetServer(f.out),
+    // The date-less scoreboard is "today" by the demo clock, so it shows the matchday being played.
+    clock,
+    ...serverOptionsOf(f),
+    log: f.requestLog ? undefined : null,
+    shutdownGraceMs: STOP_GRACE_MS,
+  });
+  try {
+    const address = await api.listen(f.port, f.host);
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return { api, lookup, origin: `http://${host}:${address.port}` };
+  } catch (err) {
+    // A port in use, say: nothing of the server stays open to keep the process alive.
+    await api.close();
+    lookup.close();
+    throw err;
+  }
+}
+
+/** Whether `running` settles (either way) within `ms`. */
+function settles(running: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([
+    running.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => setTimeout(resolve, ms, false).unref()),
+  ]);
 }
