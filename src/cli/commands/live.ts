@@ -25,7 +25,7 @@ import { UsageError, parseInstantOption } from '../errors.js';
 import { makeProvider, parseLeagues, providerOption, providerOptions } from '../provider-options.js';
 import type { ProviderFlags } from '../provider-options.js';
 import { summaryLine } from './build.js';
-import { parsePort, welcome } from './serve.js';
+import { originOf, parsePort, shownOrigin, welcome } from './serve.js';
 import { writeFailures } from './sync.js';
 import { addServerOptions, serverOptionsOf } from '../server-options.js';
 import type { ServerFlags } from '../server-options.js';
@@ -191,13 +191,11 @@ async function live(f: LiveFlags): Promise<void> {
     if (built) lines.line(() => summaryLine(built, f.out));
     if (stop.signal.aborted) return;
 
-    served = await serve(f, clock);
+    served = await serveRelease(f, clock);
     say(`fds live: serving ${served.origin} from ${f.out}, a cycle every ${everyMs / 1000}s (Ctrl-C stops)`);
     process.stdout.write(welcome(served.origin, reader));
     const league = demo ? watchLeague(f.seed, f.scale, clock().getTime(), leagues) : leagues[0]!;
-    say(
-      `Watch it move: curl '${served.origin.replace('//0.0.0.0:', '//127.0.0.1:')}/get/soccer/${league}/scoreboard'\n`,
-    );
+    say(`Watch it move: curl '${shownOrigin(served.origin)}/get/soccer/${league}/scoreboard'\n`);
 
     await runLoop({
       everyMs,
@@ -280,7 +278,7 @@ interface Served {
 }
 
 /** The server over the published release; it notices each new release by itself. */
-async function serve(f: LiveFlags, clock: Clock): Promise<Served> {
+async function serveRelease(f: LiveFlags, clock: Clock): Promise<Served> {
   const lookup = new StaticBuild(f.out);
   const api = createApiServer({
     storeFile: f.db,
@@ -293,9 +291,7 @@ async function serve(f: LiveFlags, clock: Clock): Promise<Served> {
     shutdownGraceMs: STOP_GRACE_MS,
   });
   try {
-    const address = await api.listen(f.port, f.host);
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return { api, lookup, origin: `http://${host}:${address.port}` };
+    return { api, lookup, origin: originOf(await api.listen(f.port, f.host)) };
   } catch (err) {
     // A port in use, say: nothing of the server stays open to keep the process alive.
     await api.close();

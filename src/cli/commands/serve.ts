@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
 import { createApiServer } from '../../server/http.js';
@@ -45,6 +46,17 @@ export function parsePort(value: string): number {
   return Number(value);
 }
 
+/** The server's origin as it listens (an IPv6 address in brackets). */
+export function originOf(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** The origin for a person to type: a wildcard address as the loopback one. */
+export function shownOrigin(origin: string): string {
+  return origin.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//localhost:');
+}
+
 /** For a person at a terminal: where to point a browser, and three requests that answer with data. */
 export function welcome(origin: string, store: StoreReader | null): string {
   let examples = basicExamples(ROUTES_BY_NAME);
@@ -53,7 +65,7 @@ export function welcome(origin: string, store: StoreReader | null): string {
   } catch {
     // An unreadable store still gets a welcome; health will say what is wrong with it.
   }
-  const shown = origin.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//localhost:');
+  const shown = shownOrigin(origin);
   return [
     '',
     `Football Data Service is up: open ${shown}/ in a browser.`,
@@ -97,20 +109,19 @@ export function serveCommand(): Command {
         ...serverOptionsOf(f),
         log: f.requestLog ? undefined : null,
       });
-      const address = await api.listen(f.port, f.host);
-      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const origin = originOf(await api.listen(f.port, f.host));
       api.store.get();
       process.stdout.write(
         `${JSON.stringify({
           time: new Date().toISOString(),
           event: 'listening',
-          url: `http://${host}:${address.port}`,
+          url: origin,
           store: f.db,
           storeError: api.store.error,
           static: staticLookup.description,
         })}\n`,
       );
-      if (f.welcome) process.stdout.write(welcome(`http://${host}:${address.port}`, api.store.get()));
+      if (f.welcome) process.stdout.write(welcome(origin, api.store.get()));
       await new Promise<void>((resolve) => {
         const stop = (signal: NodeJS.Signals) => {
           process.off('SIGTERM', stop);
