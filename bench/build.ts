@@ -171,16 +171,18 @@ for (const scale of values.scales!.split(',').map(Number)) {
   // machine slowed does not decide it.
   const reader = StoreReader.open(db, { mapBytes: SERVE_MAP_BYTES });
   const steadyCycles: number[] = [];
-  const minutes = [1, 2, ...STEADY_MINUTES].map(
-    (m) => [`+${m} minute${m === 1 ? '' : 's'}`, noon + m * MINUTE] as const,
-  );
-  const lastMinute = noon + STEADY_MINUTES.at(-1)! * MINUTE;
-  for (const [step, at] of [...minutes, ['+1 day', lastMinute + DAY] as const]) {
+  const minutes = [1, 2, ...STEADY_MINUTES].map((m) => ({
+    step: `+${m} minute${m === 1 ? '' : 's'}`,
+    at: noon + m * MINUTE,
+    steady: STEADY_MINUTES.includes(m),
+  }));
+  const dayOn = { step: '+1 day', at: minutes.at(-1)!.at + DAY, steady: false };
+  for (const { step, at, steady } of [...minutes, dayOn]) {
     process.stderr.write(`scale ${scale}: routine sync and build, ${step}…\n`);
     const sync = await syncDemoRoutine(db, new Date(at), scale);
     const built = await build({ store: reader, out, keepReleases: 2, fallback: ORIGIN });
     const total = sync.seconds + built.seconds;
-    if (at > noon + 2 * MINUTE && at <= lastMinute) steadyCycles.push(total);
+    if (steady) steadyCycles.push(total);
     loopRows.push([
       ...[String(scale), step, s(sync.seconds), String(sync.units)],
       ...[String(sync.written), s(built.seconds)],
