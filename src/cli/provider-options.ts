@@ -22,6 +22,8 @@ export interface ProviderFlags {
   source?: string;
   seed: number;
   scale: number;
+  /** demo: payload weight, ESPN's (`real`) or the compact one (`light`). */
+  weight?: 'real' | 'light';
   baseUrl: string;
   coreUrl: string;
   leagues?: string;
@@ -111,6 +113,9 @@ export function providerOptions(): Option[] {
     new Option('--scale <s>', 'demo: multiply the amount of data (matches) by this factor')
       .argParser(parseScale)
       .default(1),
+    new Option('--weight <w>', "demo: payload weight: real (ESPN's sizes) or light (compact)")
+      .choices(['real', 'light'])
+      .default('light'),
     new Option('--base-url <origin>', 'espn: site API origin')
       .argParser(parseOrigin('--base-url'))
       .default('https://site.api.espn.com'),
@@ -171,7 +176,7 @@ export async function makeProvider(
         run.routine || run.from || run.to
           ? storeRoutine(store, clock, window(run, clock, DEMO_WINDOW_BACK, DEMO_WINDOW_AHEAD))
           : undefined;
-      return createDemoProvider({ seed: f.seed, now: clock(), scale: f.scale, routine });
+      return createDemoProvider({ seed: f.seed, now: clock(), scale: f.scale, routine, weight: f.weight });
     }
     case 'files':
       if (!f.source) throw new UsageError('--provider files needs --source DIR');

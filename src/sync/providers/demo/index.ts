@@ -21,6 +21,9 @@ import { buildSeason } from './season.js';
 import type { DemoMatch } from './season.js';
 import { clockAt, visibleEvents } from './match-clock.js';
 import { buildScript } from './timeline.js';
+import { realBoardEvent } from './real-board.js';
+import { realPlaysPages } from './real-plays.js';
+import { realSummary } from './real-summary.js';
 import type { MatchScript } from './timeline.js';
 import { checkWindow, routineChanges } from './routine.js';
 import type { DemoRoutine } from './routine.js';
@@ -43,7 +46,15 @@ export interface DemoOptions {
    * matches and fresh rosters left alone. Without it, the whole season is pulled and refreshed.
    */
   routine?: DemoRoutine;
+  /**
+   * Payload weight (issue #50): `light` (the default) is the demo's compact payloads; `real` gives
+   * them ESPN's sizes and proportions (real-summary.ts, real-board.ts, real-plays.ts).
+   */
+  weight?: DemoWeight;
 }
+
+export type DemoWeight = 'real' | 'light';
+export const DEMO_WEIGHTS: readonly DemoWeight[] = ['real', 'light'];
 
 /** The clock `--today YYYYMMDD` stands for: noon UTC that day. */
 export function demoReferenceInstant(today: string): Date {
@@ -64,6 +75,10 @@ export function createDemoProvider(opts: DemoOptions): Provider {
   const clockMs = opts.now ? opts.now.getTime() : demoReferenceInstant(opts.today!).getTime();
   if (!Number.isFinite(clockMs)) throw new Error('demo: now must be a valid instant');
   const routine = opts.routine;
+  const weight = opts.weight ?? 'light';
+  if (!DEMO_WEIGHTS.includes(weight))
+    throw new Error(`demo: weight must be real or light, got ${JSON.stringify(weight)}`);
+  const real = weight === 'real';
   if (routine) checkWindow(routine.from, routine.to);
   const seasons = new Map<string, LeagueSeason>();
   const scripts = new Map<string, MatchScript>();
@@ -112,11 +127,10 @@ export function createDemoProvider(opts: DemoOptions): Provider {
       const s = season(league);
       const matches = s?.byDay.get(date);
       if (!s || !matches) return undefined;
-      return scoreboardPayload(
-        s,
-        date,
-        matches.map((m) => view(s, m)),
-      );
+      const views = matches.map((m) => view(s, m));
+      const board = scoreboardPayload(s, date, views);
+      if (!real) return board;
+      return { ...board, events: board.events.map((e, i) => realBoardEvent(s, views[i]!, e)) };
     },
     async eventIds(league, boardEventIds) {
       const s = season(league);
@@ -127,14 +141,18 @@ export function createDemoProvider(opts: DemoOptions): Provider {
     },
     async summary(league, eventId) {
       const found = match(league, eventId);
-      return found ? summaryPayload(found.s, view(found.s, found.m)) : undefined;
+      if (!found) return undefined;
+      const v = view(found.s, found.m);
+      const light = summaryPayload(found.s, v);
+      return real ? realSummary(found.s, v, light) : light;
     },
     async plays(league, eventId) {
       const found = match(league, eventId);
       if (!found) return undefined;
       const v = view(found.s, found.m);
       // Nothing has happened before kickoff (or in a postponed match): there is no stream.
-      return v.script ? playsPages(found.s, v) : undefined;
+      if (!v.script) return undefined;
+      return real ? realPlaysPages(found.s, v, clockMs) : playsPages(found.s, v);
     },
     async teams(league) {
       const s = season(league);

@@ -11,7 +11,7 @@ import type { MatchEvent } from './timeline.js';
 /** ESPN's largest page. */
 export const PAGE_SIZE = 1000;
 
-function item(s: LeagueSeason, v: MatchView, e: MatchEvent, modified: string) {
+export function item(s: LeagueSeason, v: MatchView, e: MatchEvent, modified: string) {
   const { m } = v;
   const clubs = [m.home, m.away];
   const id = playId(m, e);
