@@ -103,9 +103,15 @@ const board = {
   files: boardFiles.length,
   entrySize: figures(boardEvents.map(size)),
   competitionSections: Object.fromEntries(
-    [...new Set(boardEvents.flatMap((e) => Object.keys(e.competitions?.[0] ?? {})))]
-      .sort()
-      .map((k) => [k, figures(boardEvents.map((e) => e.competitions?.[0]?.[k]).filter((v) => v !== undefined).map(size))]),
+    [...new Set(boardEvents.flatMap((e) => Object.keys(e.competitions?.[0] ?? {})))].sort().map((k) => [
+      k,
+      figures(
+        boardEvents
+          .map((e) => e.competitions?.[0]?.[k])
+          .filter((v) => v !== undefined)
+          .map(size),
+      ),
+    ]),
   ),
 };
 
@@ -136,8 +142,16 @@ const all = [...streams.values()].map(describe);
 const touch = all.filter((s) => (s.types.Pass ?? 0) > 0);
 const pruned = all.filter((s) => !(s.types.Pass ?? 0));
 const plays = {
-  touch: { count: figures(touch.map((s) => s.count)), playSize: figures(touch.flatMap((s) => [s.playSize.median])), streams: touch },
-  pruned: { count: figures(pruned.map((s) => s.count)), playSize: figures(pruned.flatMap((s) => [s.playSize.median])), streams: pruned },
+  touch: {
+    count: figures(touch.map((s) => s.count)),
+    playSize: figures(touch.flatMap((s) => [s.playSize.median])),
+    streams: touch,
+  },
+  pruned: {
+    count: figures(pruned.map((s) => s.count)),
+    playSize: figures(pruned.flatMap((s) => [s.playSize.median])),
+    streams: pruned,
+  },
 };
 
 const result = {
@@ -149,5 +163,8 @@ const result = {
 };
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-console.log(`espn-weights: ${summaryFiles.length} summaries, ${boardEvents.length} board entries, ${streams.size} play streams -> ${path.relative(root, out)}`);
-for (const [name, f] of Object.entries(sections)) console.log(`  ${name.padEnd(20)} median ${f.median} (${f.min}-${f.max}, n=${f.n})`);
+console.log(
+  `espn-weights: ${summaryFiles.length} summaries, ${boardEvents.length} board entries, ${streams.size} play streams -> ${path.relative(root, out)}`,
+);
+for (const [name, f] of Object.entries(sections))
+  console.log(`  ${name.padEnd(20)} median ${f.median} (${f.min}-${f.max}, n=${f.n})`);

@@ -117,7 +117,9 @@ describe('demo weight: real, against the recorded ESPN medians (±25 %)', () => 
             .competitions[0]!.status.type.state;
           if (state !== 'post') continue;
           totals.push(size(summary));
-          for (const [k, v] of Object.entries(summary)) (sections[k] ??= []).push(size(v));
+          for (const [k, v] of Object.entries(summary)) {
+            sections[k] = [...(sections[k] ?? []), size(v)];
+          }
           commentary.push((summary.commentary as unknown[]).length);
           for (const side of summary.rosters as Array<{ roster: Array<{ stats: unknown[] }> }>) {
             players.push(side.roster.length);
@@ -188,8 +190,14 @@ describe('demo weight: real, against the recorded ESPN medians (±25 %)', () => 
   });
 
   it('touch-level streams for the last two weeks, pruned ones before', () => {
-    for (const s of recent) expect(s.count).toBeGreaterThanOrEqual(1000), expect(s.count).toBeLessThanOrEqual(1600);
-    for (const s of old) expect(s.count).toBeGreaterThanOrEqual(150), expect(s.count).toBeLessThanOrEqual(250);
+    for (const s of recent) {
+      expect(s.count).toBeGreaterThanOrEqual(1000);
+      expect(s.count).toBeLessThanOrEqual(1600);
+    }
+    for (const s of old) {
+      expect(s.count).toBeGreaterThanOrEqual(150);
+      expect(s.count).toBeLessThanOrEqual(250);
+    }
     expect(within(median(recent.flatMap((s) => s.sizes)), REF.plays.touch.playSize.median)).toBe(true);
     expect(within(median(old.flatMap((s) => s.sizes)), REF.plays.pruned.playSize.median)).toBe(true);
   });
