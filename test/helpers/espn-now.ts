@@ -371,7 +371,7 @@ function busyDemoInstant(
       for (let j = 0; j <= 20; j++) if (k + j * 5 * MINUTE >= from) candidates.add(k + j * 5 * MINUTE);
   let best = refMs;
   let bestScore = Number.POSITIVE_INFINITY;
-  for (const t of [...candidates].filter((c) => c <= to).sort((a, b) => a - b)) {
+  const stateAt = (t: number) => {
     let inPlay = 0;
     let hot = 0;
     for (const ks of byLeague) {
@@ -382,10 +382,18 @@ function busyDemoInstant(
       }
       if (isHot) hot++;
     }
+    return { inPlay, hot };
+  };
+  for (const t of [...candidates].filter((c) => c <= to).sort((a, b) => a - b)) {
+    // Busy now and for the next hour (a bench runs for a while): the state at t, +20, +40 and +60 minutes.
+    const states = [0, 20, 40, 60].map((m) => stateAt(t + m * MINUTE));
+    const miss = (pick: (x: { inPlay: number; hot: number }) => number, want: number) =>
+      states.reduce((sum, x) => sum + Math.abs(pick(x) - want), 0) / states.length / Math.max(1, want);
     // Matches in play weigh double: they are what scores and what a poller has to follow.
     const score =
-      (0.5 * Math.abs(hot - target.hotLeagues)) / Math.max(1, target.hotLeagues) +
-      Math.abs(inPlay - target.inPlay) / Math.max(1, target.inPlay) +
+      0.5 * miss((x) => x.hot, target.hotLeagues) +
+      miss((x) => x.inPlay, target.inPlay) +
+      0.25 * (Math.abs(states[0]!.inPlay - target.inPlay) / Math.max(1, target.inPlay)) +
       Math.abs(t - refMs) / (365 * DAY);
     if (score < bestScore) {
       bestScore = score;
