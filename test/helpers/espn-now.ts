@@ -117,7 +117,7 @@ export interface EspnNowStats {
 
 export interface EspnNow {
   readonly url: string;
-  /** demo time = real time + offsetMs (a whole number of minutes). */
+  /** demo time = real time + offsetMs (a whole number of quarter hours unless given). */
   readonly offsetMs: number;
   readonly seed: number;
   readonly scale: number;
@@ -352,8 +352,9 @@ function route(url: URL): Route {
 const TYPICAL_MATCH = 112 * MINUTE;
 
 /**
- * The demo instant near `refMs` (within a week) whose matchday state is closest to the target: matches in
- * play and leagues hot, estimated from the calendar's kickoff instants (cheap; no season is built).
+ * The demo instant near `refMs` (within a week, a whole number of quarter hours away) whose matchday state is
+ * closest to the target: matches in play and leagues hot, estimated from the calendar's kickoff instants
+ * (cheap; no season is built).
  */
 function busyDemoInstant(
   seed: number,
@@ -365,10 +366,6 @@ function busyDemoInstant(
   const from = refMs - 7 * DAY;
   const to = refMs + 7 * DAY;
   const byLeague = leagues.map((l) => demoKickoffs(seed, scale, from - 3 * HOUR, to + HOUR, [l]));
-  const candidates = new Set<number>();
-  for (const ks of byLeague)
-    for (const k of ks)
-      for (let j = 0; j <= 20; j++) if (k + j * 5 * MINUTE >= from) candidates.add(k + j * 5 * MINUTE);
   let best = refMs;
   let bestScore = Number.POSITIVE_INFINITY;
   const stateAt = (t: number) => {
@@ -384,7 +381,8 @@ function busyDemoInstant(
     }
     return { inPlay, hot };
   };
-  for (const t of [...candidates].filter((c) => c <= to).sort((a, b) => a - b)) {
+  // Whole quarter hours away from refMs, so that the offset keeps the demo's kickoffs on ESPN-like times.
+  for (let t = refMs - 7 * DAY; t <= to; t += 15 * MINUTE) {
     // Busy now and for the next hour (a bench runs for a while): the state at t, +20, +40 and +60 minutes.
     const states = [0, 20, 40, 60].map((m) => stateAt(t + m * MINUTE));
     const miss = (pick: (x: { inPlay: number; hot: number }) => number, want: number) =>
@@ -497,13 +495,9 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
   const matchdayAt = opts.matchdayAt?.getTime() ?? options.clock();
   if (opts.offsetMs !== undefined && opts.offsetMs % MINUTE !== 0)
     throw new Error(`espn-now: offsetMs must be a whole number of minutes, got ${opts.offsetMs}`);
-  const offsetMs =
-    opts.offsetMs ??
-    Math.round(
-      (busyDemoInstant(seed, scale, matchdayAt, dataLeagues(), opts.target ?? { hotLeagues: 5, inPlay: 12 }) -
-        matchdayAt) /
-        MINUTE,
-    ) * MINUTE;
+  const busy = () =>
+    busyDemoInstant(seed, scale, matchdayAt, dataLeagues(), opts.target ?? { hotLeagues: 5, inPlay: 12 });
+  const offsetMs = opts.offsetMs ?? busy() - matchdayAt;
   const demoAt = (realMs = options.clock()) => Math.floor((realMs + offsetMs) / 1000) * 1000;
 
   // One provider per demo second serves every request of that second (its seasons are built once).
