@@ -3,7 +3,7 @@
  * a real HTTP server on 127.0.0.1 answering ESPN's URL forms with payloads from the deterministic
  * demo generator, shifted into real time.
  *
- * - Frames: demo time = real time + `offsetMs` (whole minutes), chosen so that at the real instant
+ * - Frames: demo time = real time + `offsetMs` (whole quarter hours), chosen so that at the real instant
  *   `matchdayAt` a busy demo matchday is under way. Every ISO-8601 instant in every payload is shifted
  *   by −offset (and so are the demo's "… at 9:00 PM UTC" kickoff texts), every incoming `dates=` is read
  *   in the real frame. A payload is generated once per (URL, demo second) and matches score in real time.
