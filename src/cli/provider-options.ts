@@ -6,12 +6,10 @@
 import { Option } from 'commander';
 import type { DB } from '../store/db.js';
 import { LEAGUE_SLUGS } from '../reference/leagues.js';
-import { rosterFreshness } from '../sync/freshness.js';
 import { HTTP_DEFAULTS, HttpClient } from '../sync/http/fetch-json.js';
 import type { Provider } from '../sync/provider.js';
 import { FilesProvider } from '../sync/providers/files.js';
 import { addDays, parseYmd, ymd } from '../util/time.js';
-import { lazy } from '../util/lazy.js';
 import type { Clock } from '../util/time.js';
 import { UsageError, parsePositiveInt } from './errors.js';
 
@@ -28,9 +26,16 @@ export interface ProviderFlags {
   coreUrl: string;
   leagues?: string;
   season?: number[];
-  concurrency: number;
+  /** Unset: ESPN's default (HTTP_DEFAULTS) or the demo's and files' own. */
+  concurrency?: number;
   timeout: number;
   retries: number;
+  userAgent?: string;
+}
+
+/** Units (or, for ESPN, requests) in flight when --concurrency is not given. */
+export function concurrencyOf(f: Pick<ProviderFlags, 'provider' | 'concurrency'>): number {
+  return f.concurrency ?? (f.provider === 'espn' ? HTTP_DEFAULTS.concurrency : 6);
 }
 
 /** Scoreboard days pulled by default, around today: ESPN's window. */
@@ -124,9 +129,9 @@ export function providerOptions(): Option[] {
       .default('https://sports.core.api.espn.com'),
     new Option('--leagues <slugs>', 'comma-separated league slugs (default: all 16)'),
     new Option('--season <YYYY>', 'espn: also pull standings for this season (repeatable)').argParser(parseSeason),
-    new Option('--concurrency <n>', 'provider requests in flight at once')
-      .argParser(parsePositiveInt('--concurrency'))
-      .default(6),
+    new Option('--concurrency <n>', 'provider requests in flight at once (default: espn 4, else 6)').argParser(
+      parsePositiveInt('--concurrency'),
+    ),
     new Option('--timeout <ms>', 'espn: per-request timeout in milliseconds, body included')
       .argParser(parsePositiveInt('--timeout'))
       .default(HTTP_DEFAULTS.timeoutMs),
@@ -136,6 +141,9 @@ export function providerOptions(): Option[] {
     )
       .argParser(parseRetries)
       .default(HTTP_DEFAULTS.retries),
+    new Option('--user-agent <text>', 'espn: the User-Agent sent (default: football-data-service/VERSION (+URL))').env(
+      'FDS_USER_AGENT',
+    ),
   ];
 }
 
@@ -147,6 +155,21 @@ export interface ProviderRun {
   full?: boolean;
   /** demo: a routine sync even without a window (which then defaults to the clock's day ± 1). */
   routine?: boolean;
+  /** espn: the transport to use (`fds live` keeps one across cycles: its validators and block); default a new one. */
+  http?: HttpClient;
+  /** espn: every league the run syncs. */
+  leagues?: readonly string[];
+}
+
+/** The ESPN transport the flags describe. */
+export function espnHttp(f: ProviderFlags): HttpClient {
+  return new HttpClient({
+    concurrency: concurrencyOf(f),
+    timeoutMs: f.timeout,
+    retries: f.retries,
+    userAgent: f.userAgent,
+    conditional: true,
+  });
 }
 
 function window(run: ProviderRun, clock: Clock, back: number, ahead: number): { from: string; to: string } {
@@ -184,18 +207,20 @@ export async function makeProvider(
     case 'espn': {
       const { from, to } = window(run, clock, DEFAULT_WINDOW_BACK, DEFAULT_WINDOW_AHEAD);
       const { EspnProvider } = await import('../sync/providers/espn.js');
-      // The store a provider reads does not exist yet when the provider is made.
-      const rosters = lazy(() => rosterFreshness(store(), 'espn', clock));
+      if (f.userAgent !== undefined && !f.userAgent.trim()) throw new UsageError('--user-agent must not be empty');
       return new EspnProvider({
         baseUrl: f.baseUrl,
         coreUrl: f.coreUrl,
         from,
         to,
+        leagues: run.leagues ?? parseLeagues(f.leagues),
+        // The store a provider reads does not exist yet when the provider is made.
+        store,
+        clock,
         seasons: f.season ?? [],
         full: run.full ?? false,
         // The same bound as the orchestrator's, but per HTTP request: one plays unit is several pages.
-        http: new HttpClient({ concurrency: f.concurrency, timeoutMs: f.timeout, retries: f.retries }),
-        isRosterFresh: (league, teamId) => rosters()(league, teamId),
+        http: run.http ?? espnHttp(f),
       });
     }
   }

@@ -15,6 +15,7 @@ import { isoSeconds } from '../util/time.js';
 import type { Purger } from '../purge/purger.js';
 import type { PurgeReport } from '../purge/report.js';
 import { formatPurgeReport } from '../purge/report.js';
+import { upstreamLine } from '../sync/upstream-line.js';
 
 export interface CycleDeps {
   /** The writable store the syncs write to, and a reader on the same file for the builds. */
@@ -95,7 +96,8 @@ export function cycleLine(n: number, r: CycleReport, purged?: PurgeReport | null
         `published ${path.basename(b.release)} in ${secs(b.seconds)}`;
   const purge = purged ? formatPurgeReport(purged) : null;
   const tail = purge && purge !== NOTHING_TO_PURGE ? `; ${purge}` : '';
-  return `cycle ${n} at ${isoSeconds(r.at)}: ${synced}; ${built}; ${secs(r.seconds)} in all${tail}`;
+  const upstream = sync.upstream ? `; ${upstreamLine(sync.upstream)}` : '';
+  return `cycle ${n} at ${isoSeconds(r.at)}: ${synced}; ${built}; ${secs(r.seconds)} in all${upstream}${tail}`;
 }
 
 /** formatPurgeReport's line when every target is idle and had nothing to send. */

@@ -6,7 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface LoopOptions {
-  everyMs: number;
+  /** Start to start; a function is asked after each cycle (a cadence that follows the matches). */
+  everyMs: number | (() => number);
   signal: AbortSignal;
   /** Number of the first cycle this loop runs (the caller may have run some before). */
   first?: number;
@@ -30,12 +31,13 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
         return; // stopped while waiting
       }
     }
-    // Start to start; after a cycle that overran its slot the next one starts at once (no burst of missed ones).
-    next = now() + opts.everyMs;
+    const started = now();
     try {
       await opts.cycle(n);
     } catch (err) {
       opts.onError(n, err);
     }
+    // Start to start; after a cycle that overran its slot the next one starts at once (no burst of missed ones).
+    next = started + (typeof opts.everyMs === 'number' ? opts.everyMs : opts.everyMs());
   }
 }

@@ -14,19 +14,15 @@ import type { Resource } from '../store/records.js';
 import { mapScoreboard, mapSummary } from '../espn/map-events.js';
 import { mapPlays } from '../espn/map-plays.js';
 import { mapRoster, mapStandings, mapTeams } from '../espn/map-clubs.js';
-import type { Provider } from './provider.js';
+import type { Provider, ProviderNote, UnitResult } from './provider.js';
+import { NOT_MODIFIED } from './http/fetch-json.js';
+import { boardMark } from './plan/board-mark.js';
+import type { MatchRecord } from '../store/records.js';
 import { playContexts } from './play-context.js';
 import { isoSeconds } from '../util/time.js';
 import type { Clock } from '../util/time.js';
 
-export interface UnitResult {
-  league: string;
-  resource: Resource;
-  key: string;
-  status: 'ok' | 'failed' | 'unavailable';
-  written: number;
-  error?: string;
-}
+export type { UnitResult } from './provider.js';
 
 export interface SyncOptions {
   leagues: readonly string[];
@@ -51,6 +47,8 @@ export interface SyncReport {
   snapshotAt: string | null;
   /** The signal stopped the sync before every unit was tried. */
   aborted: boolean;
+  /** A planned provider's account: what it asked, hot leagues, a block (ESPN). */
+  upstream?: ProviderNote;
 }
 
 const SKIPPED = Symbol('skipped');
@@ -88,7 +86,8 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
   const finishedAt = isoSeconds(opts.clock());
   const tally = run.tally();
   run.closeSnapshot(tally, finishedAt);
-  return run.report(tally);
+  const upstream = provider.finish?.(run.results);
+  return { ...run.report(tally), ...(upstream ? { upstream } : {}) };
 }
 
 /**
@@ -98,15 +97,24 @@ export async function runSync(db: DB, provider: Provider, opts: SyncOptions): Pr
  */
 async function syncLeague(run: SyncRun, league: string): Promise<void> {
   const { provider } = run;
-  await run.syncUnits(league, teamUnits(run, league), ['']);
+  await run.syncUnits(league, teamUnits(run, league), (provider.teamsDue?.(league) ?? true) ? [''] : []);
   await run.syncUnits(league, rosterUnits(run, league), await provider.rosterTeamIds(league, run.knownClubs(league)));
-  const boardEvents = new Set<string>();
-  await run.syncUnits(league, scoreboardUnits(run, league, boardEvents), await provider.scoreboardDates(league));
-  const eventIds = run.unsettled(league, await provider.eventIds(league, [...boardEvents].sort()));
-  await run.syncUnits(league, summaryUnits(run, league), eventIds);
+  const board: BoardOutcome = { listed: new Set(), changed: provider.matchPlan ? new Set() : null };
+  await run.syncUnits(league, scoreboardUnits(run, league, board), await provider.scoreboardDates(league));
+  const listed = [...board.listed].sort();
+  const plan = provider.matchPlan ? await provider.matchPlan(league, listed, board.changed!) : null;
+  const eventIds = plan ? null : run.unsettled(league, await provider.eventIds(league, listed));
+  await run.syncUnits(league, summaryUnits(run, league), plan?.summaries ?? eventIds!);
   // Plays after summaries: a summary's lineups name the athletes that core plays only link to.
-  await run.syncUnits(league, playUnits(run, league), eventIds);
+  await run.syncUnits(league, playUnits(run, league), plan?.plays ?? eventIds!);
+  if (plan) await run.syncUnits(league, rescheduleUnits(run, league), plan.reschedules);
   await run.syncUnits(league, standingsUnits(run, league), await provider.standingsSeasons(league));
+}
+
+/** What a league's boards listed this run, and (for a planned provider) whose entry changed (plan/board-mark.ts). */
+interface BoardOutcome {
+  listed: Set<string>;
+  changed: Set<string> | null;
 }
 
 /** How one resource's units are named, fetched, and mapped and written (returning the rows changed). */
@@ -135,8 +143,9 @@ class SyncRun {
   readonly startedAt: string;
   private readonly snapshot: number;
   private readonly settled: ReturnType<typeof settledQuery>;
+  private readonly recordQuery;
   private readonly limit: LimitFunction;
-  private readonly results: UnitResult[] = [];
+  readonly results: UnitResult[] = [];
   /** Leagues a unit wrote to: the ones whose sync time moves. */
   private readonly changedLeagues = new Set<string>();
 
@@ -149,8 +158,15 @@ class SyncRun {
     this.writer = new StoreWriter(db, this.snapshot);
     this.playContext = playContexts(db);
     this.settled = settledQuery(db);
+    this.recordQuery = db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck();
     this.limit = pLimit(Math.max(1, opts.concurrency));
     this.startedAt = isoSeconds(opts.clock());
+  }
+
+  /** The match record as stored, if any. */
+  storedRecord(league: string, id: string): MatchRecord | undefined {
+    const json = this.recordQuery.get(league, id) as string | undefined;
+    return json === undefined ? undefined : (JSON.parse(json) as MatchRecord);
   }
 
   /** The clubs the store knows in the league (its listing as the teams unit stored it). */
@@ -202,9 +218,10 @@ class SyncRun {
     try {
       if ('error' in got) throw got.error;
       if (got.payload === undefined) return { league, resource, key, status: 'unavailable', written: 0 };
-      const payload = got.payload as T;
+      const payload = got.payload as T | typeof NOT_MODIFIED;
       const written = this.writer.transaction(() => {
-        const n = units.store(payload, k);
+        // Unchanged upstream (a 304): what is stored from it holds; only the unit's sync time moves.
+        const n = payload === NOT_MODIFIED ? 0 : units.store(payload, k);
         this.writer.recordSyncState(league, resource, key, this.provider.name, this.startedAt, null);
         return n;
       });
@@ -301,18 +318,25 @@ function rosterUnits(run: SyncRun, league: string): Units<string, unknown> {
   };
 }
 
-/** A day's matches, keyed by date; the events they list are added to `boardEvents`. */
-function scoreboardUnits(run: SyncRun, league: string, boardEvents: Set<string>): Units<string, unknown> {
+/**
+ * A board's matches, keyed by date (or month); the events it lists are added to `board.listed`, and
+ * those whose entry differs from the stored record in what matters (board-mark.ts) to `board.changed`.
+ */
+function scoreboardUnits(run: SyncRun, league: string, board: BoardOutcome): Units<string, unknown> {
   const { provider, writer, startedAt } = run;
   return {
     resource: 'scoreboard',
     keyOf: asKey,
     fetch: (date) => provider.scoreboard(league, date),
     store: (payload) => {
-      const board = mapScoreboard(payload, provider.name);
-      let n = writer.updateLeagueInfo(league, board.league.espnId, board.league.season, true);
-      for (const m of board.matches) {
-        boardEvents.add(m.record.id);
+      const mapped = mapScoreboard(payload, provider.name);
+      let n = writer.updateLeagueInfo(league, mapped.league.espnId, mapped.league.season, true);
+      for (const m of mapped.matches) {
+        board.listed.add(m.record.id);
+        if (board.changed) {
+          const stored = run.storedRecord(league, m.record.id);
+          if (!stored || boardMark(stored) !== boardMark(m.record)) board.changed.add(m.record.id);
+        }
         n += writer.upsertMatch(league, m, startedAt);
       }
       return n;
@@ -333,6 +357,31 @@ function summaryUnits(run: SyncRun, league: string): Units<string, unknown> {
         throw new Error(`summary payload is for event ${s.match.record.id}, not ${eventId}`);
       return (
         writer.upsertMatch(league, s.match, startedAt, true) +
+        writer.upsertSummary(league, eventId, s.sections, s.keyEventIds, startedAt)
+      );
+    },
+  };
+}
+
+/**
+ * A fixture that left the window unfinished, asked by id: its summary's header takes the stored
+ * record's place when it moved the kickoff or the status (a reschedule, a postponement, a result).
+ */
+function rescheduleUnits(run: SyncRun, league: string): Units<string, unknown> {
+  const { provider, writer, startedAt } = run;
+  return {
+    resource: 'summary',
+    keyOf: asKey,
+    fetch: (eventId) => provider.summary(league, eventId),
+    store: (payload, eventId) => {
+      const s = mapSummary(payload, provider.name);
+      if (s.match.record.id !== eventId)
+        throw new Error(`summary payload is for event ${s.match.record.id}, not ${eventId}`);
+      const stored = run.storedRecord(league, eventId);
+      const moved =
+        !stored || stored.date !== s.match.record.date || stored.status.type.name !== s.match.record.status.type.name;
+      return (
+        (moved ? writer.upsertMatch(league, s.match, startedAt) : 0) +
         writer.upsertSummary(league, eventId, s.sections, s.keyEventIds, startedAt)
       );
     },

@@ -39,7 +39,9 @@ describe('fds sync --provider espn (end to end)', () => {
   it('documents the default window and the retry options', async () => {
     const help = await fds('sync', '--help');
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/default: today − 3 days to today \+ 7 days, UTC/);
+    expect(help.stdout).toMatch(/default: today\s+− 3 to today \+ 7 days, UTC/);
+    expect(help.stdout).toMatch(/dates=YYYYMM&limit=500/);
+    expect(help.stdout).toMatch(/--user-agent <text>/);
     expect(help.stdout).toMatch(/--timeout <ms>/);
     expect(help.stdout).toMatch(/--retries <n>/);
     expect(help.stdout).toMatch(/--full/);
@@ -69,18 +71,21 @@ describe('fds sync --provider espn (end to end)', () => {
     expect(clean.stderr).not.toMatch(/failed|fds:/); // npx may add its own warnings
     expect(clean.code).toBe(0);
     expect(clean.stdout).toMatch(
-      /^sync espn: 1 leagues, 7 units ok, 0 failed, 9 not available, \d+ records written in [\d.]+s$/m,
+      /^sync espn: 1 leagues, 5 units ok, 0 failed, 4 not available, \d+ records written in [\d.]+s$/m,
     );
+    // What it asked, by kind: the month's board, the finished match's summary and plays, …
+    expect(clean.stdout).toMatch(/^espn: none hot; asked \d+ \([\d.]+ [KM]B\): board-month 1 · /m);
     const before = snapshot(db);
     expect(before.lastSuccessfulSyncAt).not.toBeNull();
 
     standIn.faults = outage;
-    const down = await fds(...args, '--retries', '2');
+    // --full: the plan would ask nothing again so soon.
+    const down = await fds(...args, '--retries', '2', '--full');
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(
-      /^failed: eng\.1 scoreboard 20260321: HTTP 500 Internal Server Error \(gave up after 3 attempts\)$/m,
+      /^failed: eng\.1 scoreboard 202603: HTTP 500 Internal Server Error \(gave up after 3 attempts\)$/m,
     );
-    // Roster 1001 is fresh and 9001 settled, so neither is asked for; the rest all fail.
+    // Everything is asked (--full) and fails: the team list, 4 rosters, the month's board, the table.
     expect(down.stderr).toMatch(
       new RegExp(
         /^sync espn: 1 leagues, 0 units ok, 7 failed, 0 not available, 0 records written in [\d.]+s; /.source +

@@ -22,8 +22,8 @@ describe('ESPN sync during a full outage', () => {
     });
     expect(report.units.ok).toBe(0);
     expect(report.written).toBe(0);
-    // teams, 2 boards, standings each; 4 eng.1 rosters
-    expect(report.failures.length).toBe(LEAGUE_SLUGS.length * 4 + 4);
+    // teams, the month's board, standings each; 4 eng.1 rosters
+    expect(report.failures.length).toBe(LEAGUE_SLUGS.length * 3 + 4);
     expect(new Set(report.failures.map((f) => f.error?.replace(/ \(.*/, '')))).toEqual(
       new Set(['HTTP 500 Internal Server Error']),
     );
@@ -32,7 +32,7 @@ describe('ESPN sync during a full outage', () => {
     const boardState = db
       .prepare(
         `SELECT last_attempt_at, last_success_at, last_error FROM sync_state
-         WHERE league_slug = 'eng.1' AND resource = 'scoreboard' AND resource_key = '20260322'`,
+         WHERE league_slug = 'eng.1' AND resource = 'scoreboard' AND resource_key = '202603'`,
       )
       .get();
     expect(boardState).toEqual({
@@ -47,7 +47,8 @@ describe('ESPN sync during a full outage', () => {
     const empty = storeState(db);
     standIn().faults = outage;
     const report = await syncEspn(db, standIn(), { at: '2026-03-22T18:00:00Z' });
-    expect(report.units).toEqual({ ok: 0, failed: 4, unavailable: 0 });
+    // teams, the month's board, standings (no club is known yet, so no roster is due)
+    expect(report.units).toEqual({ ok: 0, failed: 3, unavailable: 0 });
     expect(storeState(db)).toEqual(empty);
     expect(empty.lastSuccessfulSyncAt).toBeNull();
   });
@@ -56,7 +57,7 @@ describe('ESPN sync during a full outage', () => {
     const { db } = tempStore();
     standIn().faults = outage;
     await syncEspn(db, standIn(), { leagues: [...LEAGUE_SLUGS], http: { retries: 3, outageThreshold: 4 } });
-    // 64 units: without the outage rule each would be tried 4 times.
-    expect(standIn().stats.total).toBeLessThan(64 + 4 * 4 + 4 * 4);
+    // 48 units: without the outage rule each would be tried 4 times.
+    expect(standIn().stats.total).toBeLessThan(48 + 4 * 4 + 4 * 4);
   });
 });

@@ -33,7 +33,8 @@ describe('HTTP transport', () => {
   it('sends an honest User-Agent naming the service and its version', async () => {
     await new HttpClient(FAST_HTTP).getJson(standIn().url + BOARD, asIs);
     expect([...standIn().stats.userAgents]).toEqual([
-      expect.stringMatching(/^football-data-service\/\d+\.\d+\.\d+ \(.*Node\.js v\d+/),
+      // The form ESPN is reported to accept: name/version (+URL), the URL from package.json.
+      expect.stringMatching(/^football-data-service\/\d+\.\d+\.\d+ \(\+https:\/\/\S+\)$/),
     ]);
   });
 

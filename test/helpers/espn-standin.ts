@@ -82,8 +82,15 @@ function resolve(root: string, url: URL): string | undefined | null {
   let m = SITE.exec(url.pathname);
   if (m) {
     const [, league, kind, teamId] = m as unknown as [string, string, string, string | undefined];
-    if (kind === 'scoreboard')
-      return keys === 'dates' && /^\d{8}$/.test(q.dates!) ? file(league, 'scoreboard', `${q.dates}.json`) : null;
+    if (kind === 'scoreboard') {
+      if (keys === 'dates' && /^\d{8}$/.test(q.dates!)) return file(league, 'scoreboard', `${q.dates}.json`);
+      // A month board (ESPN's form since 2026-09): the recorded days of the month, merged (monthBoard).
+      if (keys === 'dates,limit' && /^\d{6}$/.test(q.dates!) && /^[1-9]\d{0,2}$/.test(q.limit!))
+        return file(league, 'scoreboard')
+          ? `month:${path.join(root, league, 'scoreboard')}:${q.dates}:${q.limit}`
+          : undefined;
+      return null;
+    }
     if (kind === 'summary') return keys === 'event' ? file(league, 'summary', `${q.event}.json`) : null;
     if (keys !== '') return null;
     return teamId ? file(league, 'roster', `${teamId}.json`) : file(league, 'teams.json');
@@ -110,6 +117,19 @@ function resolve(root: string, url: URL): string | undefined | null {
     );
   }
   return null;
+}
+
+/** The recorded day boards of a month merged into one, cut at the limit; undefined when none is recorded. */
+function monthBoard(spec: string): Buffer | undefined {
+  const [, dir, month, limit] = spec.split(':') as [string, string, string, string];
+  const days = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(month) && /^\d{8}\.json$/.test(f))
+    .sort();
+  if (!days.length) return undefined;
+  const boards = days.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { events: unknown[] });
+  const events = boards.flatMap((b) => b.events).slice(0, Number(limit));
+  return Buffer.from(JSON.stringify({ ...boards[0], events }));
 }
 
 const HTML_PAGE =
@@ -178,7 +198,7 @@ export async function startStandIn(
     res.on('close', () => stats.inFlight--);
     const f = standIn.faults?.({ path: p, attempt });
     const file = resolve(root, url);
-    const body = file ? fs.readFileSync(file) : undefined;
+    const body = file?.startsWith('month:') ? monthBoard(file) : file ? fs.readFileSync(file) : undefined;
     const status = file === null ? 400 : body ? 200 : 404;
     setTimeout(() => answer(res, f, body, status), standIn.delayMs);
   });

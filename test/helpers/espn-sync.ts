@@ -10,7 +10,6 @@ import { EspnProvider } from '../../src/sync/providers/espn.js';
 import type { EspnOptions } from '../../src/sync/providers/espn.js';
 import { HttpClient } from '../../src/sync/http/fetch-json.js';
 import type { HttpOptions } from '../../src/sync/http/fetch-json.js';
-import { rosterFreshness } from '../../src/sync/freshness.js';
 import { copyRecorded, dumpContent, readJson } from './store.js';
 import { startStandIn } from './espn-standin.js';
 import type { StandIn } from './espn-standin.js';
@@ -70,15 +69,18 @@ export interface EspnRun {
 export function syncEspn(db: DB, standIn: StandIn, run: EspnRun = {}): Promise<SyncReport> {
   const concurrency = run.concurrency ?? 4;
   const clock = () => new Date(run.at ?? '2026-03-22T15:00:00Z');
+  const leagues = run.leagues ?? ['eng.1'];
   const provider = new EspnProvider({
     baseUrl: standIn.url,
     coreUrl: `${standIn.url}/`,
     ...WINDOW,
+    leagues,
+    store: () => db,
+    clock,
     http: new HttpClient({ ...FAST_HTTP, concurrency, ...run.http }),
-    isRosterFresh: rosterFreshness(db, 'espn', clock),
     ...run.provider,
   });
-  return runSync(db, provider, { leagues: run.leagues ?? ['eng.1'], concurrency, clock });
+  return runSync(db, provider, { leagues, concurrency, clock });
 }
 
 /** Every stored record, plus the freshness fields a failed run must not move. */

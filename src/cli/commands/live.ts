@@ -22,7 +22,14 @@ import { systemClock } from '../../util/time.js';
 import type { Clock } from '../../util/time.js';
 import { Progress } from '../progress.js';
 import { UsageError, parseInstantOption } from '../errors.js';
-import { makeProvider, parseLeagues, providerOption, providerOptions } from '../provider-options.js';
+import {
+  concurrencyOf,
+  espnHttp,
+  makeProvider,
+  parseLeagues,
+  providerOption,
+  providerOptions,
+} from '../provider-options.js';
 import type { ProviderFlags } from '../provider-options.js';
 import { summaryLine } from './build.js';
 import { originOf, parsePort, shownOrigin, welcome } from './serve.js';
@@ -39,6 +46,7 @@ interface LiveFlags extends ProviderFlags, ServerFlags {
   fallback: string;
   purge: PurgeTarget[];
   every?: number;
+  idleEvery?: number;
   port: number;
   host: string;
   out: string;
@@ -48,17 +56,24 @@ interface LiveFlags extends ProviderFlags, ServerFlags {
   requestLog: boolean;
 }
 
-/** Seconds between cycles when --every is not given: the demo moves every second, ESPN's data less often. */
-export const DEFAULT_EVERY = { demo: 15, files: 60, espn: 60 } as const;
+/**
+ * Seconds between cycles when --every is not given: the demo moves every second; with ESPN this is
+ * the cadence while a league is hot (its scoreboards are cached 2 s upstream, and careful clients
+ * poll a live match every 5–30 s), and DEFAULT_IDLE_EVERY otherwise.
+ */
+export const DEFAULT_EVERY = { demo: 15, files: 60, espn: 10 } as const;
+export const DEFAULT_IDLE_EVERY = 300;
 /** How long a stop waits for a running cycle before leaving it (builds are atomic; so is each sync unit). */
 const STOP_GRACE_MS = 5_000;
 
-function parseEvery(value: string): number {
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 86_400)
-    throw new UsageError(`--every must be a number of seconds in (0, 86400], got ${JSON.stringify(value)}`);
-  return n;
-}
+const parseSeconds =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 86_400)
+      throw new UsageError(`${name} must be a number of seconds in (0, 86400], got ${JSON.stringify(value)}`);
+    return n;
+  };
 
 const parseStart = parseInstantOption('--start');
 
@@ -87,8 +102,13 @@ and finish on /get/soccer/<league>/scoreboard, whose default day is the demo clo
 today and tomorrow (by the demo clock) plus any other day that moved on, and only the matches on
 them that moved on (see \`fds sync --help\`).
 
-ESPN and recorded files: every cycle is an ordinary \`fds sync\` with the same options (ESPN's
-window follows the day), on the real clock.
+ESPN (--provider espn): every cycle is an ordinary \`fds sync\` on the real clock, by the request
+plan kept in the store (see \`fds sync --help\`): while a league has a match from 10 minutes before
+kickoff until it ends, a cycle every --every seconds (default ${DEFAULT_EVERY.espn}) asks that league's day board
+and the summary and plays of the matches that moved; otherwise a cycle every --idle-every seconds
+(default ${DEFAULT_IDLE_EVERY}), waking early at the next hot start. Each cycle line names the hot leagues and
+what the cycle asked (requests and bytes by kind); after a 403 it says BLOCKED until when, and the
+server goes on serving what is stored. Recorded files: an ordinary sync every --every seconds.
 
 Behind a CDN (docs/deploying.md): --trust-proxy so the rate limits count each client, not the CDN;
 --fallback with the origin's URL; --purge so each publish purges the cache tags of the answers it
@@ -101,8 +121,14 @@ changed. A cycle never waits for its purge: its line ends with what the purge di
     .addOption(
       new Option(
         '--every <seconds>',
-        'seconds from the start of one cycle to the next (default: demo 15, else 60)',
-      ).argParser(parseEvery),
+        'seconds from the start of one cycle to the next (espn: while a league is hot; default: demo 15, espn 10, files 60)',
+      ).argParser(parseSeconds('--every')),
+    )
+    .addOption(
+      new Option(
+        '--idle-every <seconds>',
+        `espn: seconds between cycles while no league is hot (default ${DEFAULT_IDLE_EVERY}; the loop wakes at the next hot start)`,
+      ).argParser(parseSeconds('--idle-every')),
     )
     .option('--out <dir>', 'output: a symlink to the published release', DEFAULT_OUT)
     .addOption(workersOption(true))
@@ -130,7 +156,10 @@ changed. A cycle never waits for its purge: its line ends with what the purge di
 async function live(f: LiveFlags): Promise<void> {
   const leagues = parseLeagues(f.leagues);
   const everyMs = (f.every ?? DEFAULT_EVERY[f.provider]) * 1000;
+  const idleMs = (f.idleEvery ?? DEFAULT_IDLE_EVERY) * 1000;
   const demo = f.provider === 'demo';
+  // One transport for the whole loop: ESPN's validators and a block outlive a cycle.
+  const http = f.provider === 'espn' ? espnHttp(f) : undefined;
   const clock: Clock = demo
     ? liveClock({ seed: f.seed, scale: f.scale, leagues, start: f.start ?? new Date(), fromMatchday: f.fromMatchday })
     : systemClock;
@@ -154,14 +183,14 @@ async function live(f: LiveFlags): Promise<void> {
     fallback: f.fallback,
     purger,
     leagues,
-    concurrency: f.concurrency,
+    concurrency: concurrencyOf(f),
     signal: stop.signal,
   };
   const cycle = async (routine: boolean, progress?: Progress): Promise<CycleReport> => {
     const at = clock();
     const provider = await makeProvider(
       f,
-      { routine: routine && demo },
+      { routine: routine && demo, http, leagues },
       () => at,
       () => db,
     );
@@ -192,20 +221,27 @@ async function live(f: LiveFlags): Promise<void> {
     if (stop.signal.aborted) return;
 
     served = await serveRelease(f, clock);
-    say(`fds live: serving ${served.origin} from ${f.out}, a cycle every ${everyMs / 1000}s (Ctrl-C stops)`);
+    const cadence =
+      f.provider === 'espn'
+        ? `a cycle every ${everyMs / 1000}s while a league is hot, else every ${idleMs / 1000}s`
+        : `a cycle every ${everyMs / 1000}s`;
+    say(`fds live: serving ${served.origin} from ${f.out}, ${cadence} (Ctrl-C stops)`);
     process.stdout.write(welcome(served.origin, reader));
     const league = demo ? watchLeague(f.seed, f.scale, clock().getTime(), leagues) : leagues[0]!;
     say(`Watch it move: curl '${shownOrigin(served.origin)}/get/soccer/${league}/scoreboard'\n`);
 
+    let last = report;
+    const every = () => (f.provider === 'espn' ? nextCycleIn(last, everyMs, idleMs) : everyMs);
     await runLoop({
-      everyMs,
+      everyMs: every,
       signal: stop.signal,
       first: 2,
-      startAt: performance.now() + everyMs,
+      startAt: performance.now() + every(),
       cycle: async (n) => {
         const next = cycle(true);
         running = next;
-        lines.cycle(n, await next);
+        last = await next;
+        lines.cycle(n, last);
       },
       onError: (n, err) => {
         const failures = err instanceof BuildError ? `: ${err.failures.slice(0, 3).join('; ')}` : '';
@@ -229,6 +265,17 @@ async function live(f: LiveFlags): Promise<void> {
       process.exit(0);
     }
   }
+}
+
+/**
+ * ESPN's cadence: the live cycle while a league is hot (or the sync stopped before saying), else
+ * the idle one, cut short to wake at the next hot start.
+ */
+export function nextCycleIn(last: CycleReport, everyMs: number, idleMs: number, now = Date.now()): number {
+  const note = last.sync.upstream;
+  if (!note || note.hot.length) return everyMs;
+  const nextHot = note.nextHotAt ? Date.parse(note.nextHotAt) - now : Number.POSITIVE_INFINITY;
+  return Math.max(Math.min(everyMs, idleMs), Math.min(idleMs, nextHot));
 }
 
 /** SIGINT or SIGTERM stops scheduling: the signal aborts; `release` stops listening. */

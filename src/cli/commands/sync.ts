@@ -4,6 +4,8 @@ import type { DB } from '../../store/db.js';
 import { failureReasons, runSync } from '../../sync/run-sync.js';
 import type { SyncReport } from '../../sync/run-sync.js';
 import { HTTP_DEFAULTS } from '../../sync/http/fetch-json.js';
+import { PLAN } from '../../sync/plan/periods.js';
+import { upstreamLine } from '../../sync/upstream-line.js';
 import { systemClock } from '../../util/time.js';
 import type { Clock } from '../../util/time.js';
 import { Progress } from '../progress.js';
@@ -13,6 +15,7 @@ import {
   DEFAULT_WINDOW_BACK,
   DEMO_WINDOW_AHEAD,
   DEMO_WINDOW_BACK,
+  concurrencyOf,
   makeProvider,
   parseDate,
   parseLeagues,
@@ -66,16 +69,26 @@ Demo (--provider demo):
   whole-season sync at the same clock.
 
 ESPN over HTTP (--provider espn):
-  Pulls, per league: the team list and each team's roster, one scoreboard per day from --from to
-  --to (default: today − ${DEFAULT_WINDOW_BACK} days to today + ${DEFAULT_WINDOW_AHEAD} days, UTC), the summary and every core plays
-  page of each match on those boards, and standings (current table, plus each --season).
-  A routine sync skips finished matches whose summary and complete play stream are stored, and
-  rosters stored in the last 24 hours; --full fetches them anyway.
+  Asks by a plan kept in the store (docs/cli.md, "What a sync asks ESPN"), each part on its own
+  period, so a sync asks only what can have changed:
+    window     the month boards (dates=YYYYMM&limit=${PLAN.monthLimit}) covering --from to --to (default: today
+               − ${DEFAULT_WINDOW_BACK} to today + ${DEFAULT_WINDOW_AHEAD} days, UTC), hourly, every 15 minutes on a day with
+               matches; a month that answers 400 or exactly ${PLAN.monthLimit} events is asked day by day from then on
+    live       the day board of each league with a match from 10 minutes before kickoff until it ends;
+               a match's summary when its board entry changed (score, status, period, goals and
+               cards) and once a minute while in play, its plays after such a change
+    settle     a match that ended: summary, plays and the league's table, again 30 minutes later
+    catalogue  team lists and tables daily; rosters, and fixtures that left the window unfinished
+               (asked by id for a reschedule), daily, a few per run
+  --full ignores the plan and asks every month, every match's summary and plays, every roster.
+  After a 403 (blocked) nothing is asked for 30 minutes, doubling to 6 hours; what is stored is kept.
+  Requests carry --user-agent (FDS_USER_AGENT; default football-data-service/VERSION (+URL)) and
+  send back the ETag or Last-Modified an answer gave (a 304 is "unchanged").
   Each request times out after --timeout ms and is retried (--retries times, exponential backoff
   with jitter, Retry-After honoured up to ${HTTP_DEFAULTS.retryAfterMaxMs / 1000} s) on network errors, timeouts, 408/425/429/5xx and
   invalid bodies. Once ${HTTP_DEFAULTS.outageThreshold} requests in a row have used up their retries, the rest are tried
   once each until one succeeds, so an outage fails fast. A 404 means "not available" and is not a
-  failure. At most --concurrency requests are in flight. Exit code 1 when any unit failed; what
+  failure. At most --concurrency requests are in flight (default ${HTTP_DEFAULTS.concurrency}). Exit code 1 when any unit failed; what
   succeeded is kept, and nothing stored is erased by a failure.`,
     )
     .addOption(providerOption().makeOptionMandatory());
@@ -89,24 +102,24 @@ ESPN over HTTP (--provider espn):
     )
     .option(
       '--from <YYYYMMDD>',
-      `first scoreboard day (espn default: today − ${DEFAULT_WINDOW_BACK} days; demo: makes the sync a routine one)`,
+      `first day of the fixture window (espn default: today − ${DEFAULT_WINDOW_BACK} days; demo: makes the sync a routine one)`,
       parseDate('--from'),
     )
     .option(
       '--to <YYYYMMDD>',
-      `last scoreboard day (espn default: today + ${DEFAULT_WINDOW_AHEAD} days; demo: makes the sync a routine one)`,
+      `last day of the fixture window (espn default: today + ${DEFAULT_WINDOW_AHEAD} days; demo: makes the sync a routine one)`,
       parseDate('--to'),
     )
     .option(
       '--full',
-      `espn: refetch everything, including finished matches already complete in the store and rosters synced in the last 24 hours`,
+      'espn: ignore the request plan and ask everything: every board of the window, every match, every roster',
     )
     .action(async function (this: Command) {
       const f = this.opts<SyncFlags>();
       const leagues = parseLeagues(f.leagues);
       let store: DB | undefined;
       const clock = f.provider === 'demo' ? await demoClock(f) : systemClock;
-      const provider = await makeProvider(f, { from: f.from, to: f.to, full: f.full }, clock, () => store!);
+      const provider = await makeProvider(f, { from: f.from, to: f.to, full: f.full, leagues }, clock, () => store!);
       store = openStore(f.db);
       const db = store;
       const started = performance.now();
@@ -114,7 +127,7 @@ ESPN over HTTP (--provider espn):
       try {
         const report = await runSync(db, provider, {
           leagues,
-          concurrency: f.concurrency,
+          concurrency: concurrencyOf(f),
           clock,
           onPlanned: (n) => progress.plan(n),
           onUnit: (r) => progress.tick(r.status === 'failed'),
@@ -126,6 +139,7 @@ ESPN over HTTP (--provider espn):
         const line =
           `sync ${report.provider}: ${leagues.length} leagues, ${report.units.ok} units ok, ${report.units.failed} failed` +
           `, ${report.units.unavailable} not available${ignored}, ${report.written} records written in ${secs}s`;
+        if (report.upstream) process.stdout.write(`${upstreamLine(report.upstream)}\n`);
         if (report.failures.length) {
           process.stderr.write(`${line}; failures: ${failureReasons(report.failures)}\n`);
           process.exitCode = 1;

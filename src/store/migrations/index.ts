@@ -10,6 +10,7 @@ import { deriveEvents, scoreColumns } from './derived.js';
 import { rowLayout } from './row-layout.js';
 import { matchFacts } from './match-facts.js';
 import { importantStreams } from './important-streams.js';
+import { syncPlan } from './sync-plan.js';
 
 /** SQL, or a step that needs code (compressing what is stored). */
 export type Migration = string | ((db: DB) => void);
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   summarySpans,
   matchFacts,
   importantStreams,
+  syncPlan,
 ];
 
 /** Versions that rewrite whole tables: migrating across one leaves much free space, given back by VACUUM. */

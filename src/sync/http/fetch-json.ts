@@ -28,13 +28,18 @@ export interface HttpOptions {
    */
   outageThreshold?: number;
   userAgent?: string;
+  /**
+   * Send back the validators (ETag, Last-Modified) an earlier answer to the same URL carried, and
+   * take a 304 as "unchanged". Only validators the upstream gave are ever sent.
+   */
+  conditional?: boolean;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
 
 export const HTTP_DEFAULTS = {
-  concurrency: 6,
+  concurrency: 4,
   timeoutMs: 10_000,
   retries: 5,
   backoffBaseMs: 250,
@@ -58,23 +63,42 @@ export class HttpError extends Error {
   }
 }
 
+/** A conditional request answered 304: what the caller stored from this URL still holds. */
+export const NOT_MODIFIED = Symbol('not modified');
+
+/** What one kind of request cost: requests sent (retries included), body bytes received, 304s among them. */
+export interface Asked {
+  requests: number;
+  bytes: number;
+  notModified: number;
+}
+
+export interface GetOptions {
+  /** The name this request is counted under (`asked()`), e.g. board-month or summary. */
+  kind?: string;
+}
+
 type Attempt<T> =
   | { kind: 'ok'; value: T }
+  | { kind: 'not-modified' }
   | { kind: 'missing' }
   | { kind: 'failed'; reason: string; retryable: boolean; status?: number; retryAfterMs?: number };
 
-function defaultUserAgent(): string {
+/**
+ * `football-data-service/VERSION (+URL)`, the form ESPN is reported to accept (research/espn-api.md:
+ * browser strings, bare tokens and some runtimes' defaults have been answered 403).
+ */
+export function defaultUserAgent(): string {
   let version = '0.0.0';
-  let contact = '';
+  let url = '';
   try {
     const pkg = ownPackage(import.meta.url);
     version = pkg.version ?? version;
-    const url = pkg.homepage ?? (typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url);
-    if (url) contact = `+${url}; `;
+    url = pkg.homepage ?? (typeof pkg.repository === 'string' ? pkg.repository : (pkg.repository?.url ?? ''));
   } catch {
-    // A missing package.json only costs the version in the header.
+    // A missing package.json only costs the version and address in the header.
   }
-  return `football-data-service/${version} (${contact}Node.js ${process.version})`;
+  return `football-data-service/${version}${url ? ` (+${url})` : ''}`;
 }
 
 export function describeError(err: unknown): string {
@@ -106,6 +130,13 @@ export class HttpClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private exhaustedInARow = 0;
+  private readonly conditional: boolean;
+  /** Validators the upstream gave, by URL: sent back only when it gave them. */
+  private readonly validators = new Map<string, { etag?: string; lastModified?: string }>();
+  /** Requests under way, by URL: an identical request asked meanwhile shares the answer. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly counts = new Map<string, Asked>();
+  private forbidden = false;
 
   constructor(opts: HttpOptions = {}) {
     const d = HTTP_DEFAULTS;
@@ -122,6 +153,31 @@ export class HttpClient {
     this.fetchImpl = opts.fetch ?? fetch;
     this.sleep = opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = opts.random ?? Math.random;
+    this.conditional = opts.conditional ?? false;
+  }
+
+  /** A 403 was answered: the upstream blocks this client, and nothing more is asked until `unblock()`. */
+  get blocked(): boolean {
+    return this.forbidden;
+  }
+
+  unblock(): void {
+    this.forbidden = false;
+  }
+
+  /** What was asked since the last call, by kind; the counts start again from zero. */
+  takeAsked(): Record<string, Asked> {
+    const out = Object.fromEntries([...this.counts].sort(([a], [b]) => a.localeCompare(b)));
+    this.counts.clear();
+    return out;
+  }
+
+  private count(kind: string, bytes: number, notModified: boolean): void {
+    const c = this.counts.get(kind) ?? { requests: 0, bytes: 0, notModified: 0 };
+    c.requests++;
+    c.bytes += bytes;
+    if (notModified) c.notModified++;
+    this.counts.set(kind, c);
   }
 
   /** True while the upstream looks down (see `outageThreshold`). */
@@ -134,14 +190,47 @@ export class HttpClient {
    * `undefined` on 404 — the upstream does not have it — and rejects with an HttpError when the
    * request failed for good.
    */
-  async getJson<T>(url: string, parse: (body: unknown) => T): Promise<T | undefined> {
+  getJson<T>(url: string, parse: (body: unknown) => T, opts?: GetOptions): Promise<T | undefined>;
+  getJson<T>(
+    url: string,
+    parse: (body: unknown) => T,
+    opts: GetOptions & { conditional: true },
+  ): Promise<T | undefined | typeof NOT_MODIFIED>;
+  /**
+   * With `conditional` (and the client's `conditional` option), a URL answered before with
+   * validators is asked with them, and a 304 resolves to NOT_MODIFIED. An identical request (same
+   * URL) already under way is not sent again: both callers get its answer.
+   */
+  getJson<T>(
+    url: string,
+    parse: (body: unknown) => T,
+    opts: GetOptions & { conditional?: boolean } = {},
+  ): Promise<T | undefined | typeof NOT_MODIFIED> {
+    const key = `${opts.conditional ? 'c' : 'u'} ${url}`;
+    const pending = this.inFlight.get(key);
+    if (pending) return pending as Promise<T | undefined | typeof NOT_MODIFIED>;
+    const request = this.request(url, parse, opts.kind ?? 'other', !!opts.conditional && this.conditional).finally(() =>
+      this.inFlight.delete(key),
+    );
+    this.inFlight.set(key, request);
+    return request;
+  }
+
+  private async request<T>(
+    url: string,
+    parse: (body: unknown) => T,
+    kind: string,
+    conditional: boolean,
+  ): Promise<T | undefined | typeof NOT_MODIFIED> {
     if (!URL.canParse(url)) throw new HttpError(`invalid URL ${JSON.stringify(url)}`, url, 1);
     for (let attempt = 1; ; attempt++) {
+      if (this.forbidden)
+        throw new HttpError('not asked: the upstream answered 403 (blocked) earlier', url, attempt - 1);
       // Only the request itself holds a slot; the wait before a retry does not.
-      const result = await this.limit(() => this.attempt(url, parse));
+      const result = await this.limit(() => this.attempt(url, parse, kind, conditional));
       if (result.kind !== 'failed') {
         this.exhaustedInARow = 0;
-        return result.kind === 'ok' ? result.value : undefined;
+        return result.kind === 'ok' ? result.value : result.kind === 'not-modified' ? NOT_MODIFIED : undefined;
       }
       if (!result.retryable) throw new HttpError(result.reason, url, attempt, result.status);
       // Re-read on every round: an outage noticed meanwhile cuts this request's retries short too.
@@ -155,8 +244,26 @@ export class HttpClient {
     }
   }
 
-  private async attempt<T>(url: string, parse: (body: unknown) => T): Promise<Attempt<T>> {
+  private async attempt<T>(url: string, parse: (body: unknown) => T, kind: string, conditional: boolean) {
+    let bytes = 0;
+    const result = await this.exchange(url, parse, conditional, (n) => {
+      bytes = n;
+    });
+    this.count(kind, bytes, result.kind === 'not-modified');
+    return result;
+  }
+
+  private async exchange<T>(
+    url: string,
+    parse: (body: unknown) => T,
+    conditional: boolean,
+    received: (bytes: number) => void,
+  ): Promise<Attempt<T>> {
     const signal = AbortSignal.timeout(this.timeoutMs);
+    const known = conditional ? this.validators.get(url) : undefined;
+    const validators: Record<string, string> = {};
+    if (known?.etag) validators['if-none-match'] = known.etag;
+    if (known?.lastModified) validators['if-modified-since'] = known.lastModified;
     const timedOut = (): Attempt<T> => ({
       kind: 'failed',
       reason: `timeout (no complete response within ${this.timeoutMs} ms)`,
@@ -166,7 +273,7 @@ export class HttpClient {
     try {
       res = await this.fetchImpl(url, {
         signal,
-        headers: { accept: 'application/json', 'user-agent': this.userAgent },
+        headers: { accept: 'application/json', 'user-agent': this.userAgent, ...validators },
       });
     } catch (err) {
       return signal.aborted ? timedOut() : { kind: 'failed', reason: networkReason(err), retryable: true };
@@ -175,6 +282,11 @@ export class HttpClient {
       await res.body?.cancel().catch(() => undefined);
       return { kind: 'missing' };
     }
+    if (res.status === 304 && known) {
+      await res.body?.cancel().catch(() => undefined);
+      return { kind: 'not-modified' };
+    }
+    if (res.status === 403) this.forbidden = true;
     if (!res.ok) {
       await res.body?.cancel().catch(() => undefined);
       const retryable = isRetryableStatus(res.status);
@@ -204,6 +316,7 @@ export class HttpClient {
     } catch (err) {
       return signal.aborted ? timedOut() : { kind: 'failed', reason: networkReason(err), retryable: true };
     }
+    received(Buffer.byteLength(text));
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -216,9 +329,19 @@ export class HttpClient {
       };
     }
     try {
-      return { kind: 'ok', value: parse(body) };
+      const value = parse(body);
+      if (conditional) this.remember(url, res.headers);
+      return { kind: 'ok', value };
     } catch (err) {
       return { kind: 'failed', reason: `invalid payload: ${describeError(err)}`, retryable: true, status: res.status };
     }
+  }
+
+  /** Keep the validators an answer carried (and forget stale ones when it carried none). */
+  private remember(url: string, headers: Headers): void {
+    const etag = headers.get('etag') ?? undefined;
+    const lastModified = headers.get('last-modified') ?? undefined;
+    if (etag || lastModified) this.validators.set(url, { etag, lastModified });
+    else this.validators.delete(url);
   }
 }
