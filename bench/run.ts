@@ -29,6 +29,8 @@ const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
   { name: 'function, three seasons', script: 'bench/function-cold.ts', args: ['--seasons', '3', '--runs', '3'] },
   // fds live behind Varnish: how old an answer at the edge is, end to end.
   { name: 'edge age', script: 'bench/edge-age.ts' },
+  // What the ESPN sync asks on a busy matchday of 16 leagues, per live cycle and per hour.
+  { name: 'espn request bill', script: 'bench/espn-bill.ts' },
 ];
 
 const goalsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fds-bench-goals-'));
