@@ -143,4 +143,22 @@ describe('ESPN sync: the request plan', () => {
     expect(paths.filter((p) => p.includes('/summary'))).toEqual([]);
     expect(storeState(db).content).toEqual(before);
   });
+
+  it('asks a fixture that left the window unfinished by its id, to catch a reschedule, about once a day', async () => {
+    const { db } = tempStore();
+    await syncEspn(db, standIn(), { at: '2026-03-22T15:00:00Z' });
+    // A week on the window starts after 9002's kickoff, and 9002 never started.
+    const week = { from: '20260326', to: '20260405' };
+    standIn().reset();
+    await syncEspn(db, standIn(), { at: '2026-03-29T12:00:00Z', provider: week });
+    expect(asked(standIn())).toContain(`${SITE}/summary?event=9002`);
+    standIn().reset();
+    await syncEspn(db, standIn(), { at: '2026-03-29T18:00:00Z', provider: week });
+    expect(asked(standIn())).not.toContain(`${SITE}/summary?event=9002`);
+    // The next day it falls due again, its turn shared with the rosters due then: once in the day.
+    standIn().reset();
+    for (const at of ['2026-03-30T12:01:00Z', '2026-03-30T20:00:00Z', '2026-03-31T06:00:00Z'])
+      await syncEspn(db, standIn(), { at, provider: week });
+    expect(standIn().stats.perPath.get(`${SITE}/summary?event=9002`)).toBe(1);
+  });
 });

@@ -38,6 +38,34 @@ describe('HTTP transport', () => {
     ]);
   });
 
+  it('asks an identical request already in flight once, and gives both callers its answer', async () => {
+    standIn().delayMs = 30;
+    const client = new HttpClient(FAST_HTTP);
+    const [a, b] = await Promise.all([
+      client.getJson(standIn().url + BOARD, asIs, { kind: 'board-day' }),
+      client.getJson(standIn().url + BOARD, asIs, { kind: 'board-day' }),
+    ]);
+    expect(a).toEqual(b);
+    expect(standIn().stats.total).toBe(1);
+    expect(client.takeAsked()).toEqual({ 'board-day': { requests: 1, bytes: expect.any(Number), notModified: 0 } });
+    // Once answered, the same request is asked again.
+    await client.getJson(standIn().url + BOARD, asIs);
+    expect(standIn().stats.total).toBe(2);
+  });
+
+  it('sends nothing more once a request is answered 403, until unblocked', async () => {
+    standIn().faults = faultsByPath({ '/teams': [fault.status(403)] });
+    const client = new HttpClient(FAST_HTTP);
+    await expect(client.getJson(`${standIn().url}/apis/site/v2/sports/soccer/eng.1/teams`, asIs)).rejects.toThrow(
+      /HTTP 403/,
+    );
+    expect(client.blocked).toBe(true);
+    await expect(client.getJson(standIn().url + BOARD, asIs)).rejects.toThrow(/not asked: .*403/);
+    expect(standIn().stats.total).toBe(1);
+    client.unblock();
+    expect(await client.getJson(standIn().url + BOARD, asIs)).toBeDefined();
+  });
+
   it('reads a 404 as "not available" after one request', async () => {
     const got = await new HttpClient(FAST_HTTP).getJson(
       `${standIn().url}/apis/site/v2/sports/soccer/eng.1/summary?event=404404`,
