@@ -107,7 +107,7 @@ async function syncLeague(run: SyncRun, league: string): Promise<void> {
   await run.syncUnits(league, summaryUnits(run, league), plan?.summaries ?? eventIds!);
   // Plays after summaries: a summary's lineups name the athletes that core plays only link to.
   await run.syncUnits(league, playUnits(run, league), plan?.plays ?? eventIds!);
-  if (plan) await run.syncUnits(league, rescheduleUnits(run, league), plan.reschedules);
+  if (plan) await run.syncUnits(league, summaryUnits(run, league, true), plan.reschedules);
   await run.syncUnits(league, standingsUnits(run, league), await provider.standingsSeasons(league));
 }
 
@@ -344,30 +344,13 @@ function scoreboardUnits(run: SyncRun, league: string, board: BoardOutcome): Uni
   };
 }
 
-/** A match's summary, keyed by event id: the match record as the summary has it, and its sections. */
-function summaryUnits(run: SyncRun, league: string): Units<string, unknown> {
-  const { provider, writer, startedAt } = run;
-  return {
-    resource: 'summary',
-    keyOf: asKey,
-    fetch: (eventId) => provider.summary(league, eventId),
-    store: (payload, eventId) => {
-      const s = mapSummary(payload, provider.name);
-      if (s.match.record.id !== eventId)
-        throw new Error(`summary payload is for event ${s.match.record.id}, not ${eventId}`);
-      return (
-        writer.upsertMatch(league, s.match, startedAt, true) +
-        writer.upsertSummary(league, eventId, s.sections, s.keyEventIds, startedAt)
-      );
-    },
-  };
-}
-
 /**
- * A fixture that left the window unfinished, asked by id: its summary's header takes the stored
- * record's place when it moved the kickoff or the status (a reschedule, a postponement, a result).
+ * A match's summary, keyed by event id: its sections, and the match record as the summary has it
+ * where the store has none. For a reschedule check (a fixture that left the window unfinished,
+ * asked by id) the summary's record also takes the stored one's place when it moved the kickoff or
+ * the status (a reschedule, a postponement, a result) — no board will list that match again.
  */
-function rescheduleUnits(run: SyncRun, league: string): Units<string, unknown> {
+function summaryUnits(run: SyncRun, league: string, reschedule = false): Units<string, unknown> {
   const { provider, writer, startedAt } = run;
   return {
     resource: 'summary',
@@ -375,13 +358,12 @@ function rescheduleUnits(run: SyncRun, league: string): Units<string, unknown> {
     fetch: (eventId) => provider.summary(league, eventId),
     store: (payload, eventId) => {
       const s = mapSummary(payload, provider.name);
-      if (s.match.record.id !== eventId)
-        throw new Error(`summary payload is for event ${s.match.record.id}, not ${eventId}`);
-      const stored = run.storedRecord(league, eventId);
-      const moved =
-        !stored || stored.date !== s.match.record.date || stored.status.type.name !== s.match.record.status.type.name;
+      const r = s.match.record;
+      if (r.id !== eventId) throw new Error(`summary payload is for event ${r.id}, not ${eventId}`);
+      const stored = reschedule ? run.storedRecord(league, eventId) : undefined;
+      const moved = reschedule && (!stored || stored.date !== r.date || stored.status.type.name !== r.status.type.name);
       return (
-        (moved ? writer.upsertMatch(league, s.match, startedAt) : 0) +
+        writer.upsertMatch(league, s.match, startedAt, !moved) +
         writer.upsertSummary(league, eventId, s.sections, s.keyEventIds, startedAt)
       );
     },

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
-import { fault } from '../helpers/espn-standin.js';
+import path from 'node:path';
+import { fault, faultsByPath } from '../helpers/espn-standin.js';
 import type { FaultPlan } from '../helpers/espn-standin.js';
-import { storeState, syncEspn, useStandIn } from '../helpers/espn-sync.js';
-import { dumpContent, tempStore } from '../helpers/store.js';
+import { espnFixture, storeState, syncEspn, useStandIn } from '../helpers/espn-sync.js';
+import { dumpContent, readJson, tempStore } from '../helpers/store.js';
 
 const SITE = '/apis/site/v2/sports/soccer/eng.1';
 const MONTH = `${SITE}/scoreboard?dates=202603&limit=500`;
@@ -160,5 +161,29 @@ describe('ESPN sync: the request plan', () => {
     for (const at of ['2026-03-30T12:01:00Z', '2026-03-30T20:00:00Z', '2026-03-31T06:00:00Z'])
       await syncEspn(db, standIn(), { at, provider: week });
     expect(standIn().stats.perPath.get(`${SITE}/summary?event=9002`)).toBe(1);
+  });
+
+  it('moves a fixture to the date its summary gives when a reschedule check finds it moved', async () => {
+    const { db } = tempStore();
+    await syncEspn(db, standIn(), { at: '2026-03-22T15:00:00Z' });
+    // ESPN's answer for 9002: rescheduled to 2 April (9001's recorded summary, made 9002's).
+    const summary = readJson<any>(path.join(espnFixture(), 'eng.1/summary/9001.json'));
+    const comp = summary.header.competitions[0];
+    summary.header.id = '9002';
+    comp.id = '9002';
+    comp.date = '2026-04-02T18:45Z';
+    comp.status = {
+      ...comp.status,
+      clock: 0,
+      displayClock: "0'",
+      period: 0,
+      type: { ...comp.status.type, id: '1', name: 'STATUS_SCHEDULED', state: 'pre', completed: false },
+    };
+    standIn().faults = faultsByPath({ 'summary?event=9002': [fault.json(summary)] });
+    await syncEspn(db, standIn(), { at: '2026-03-29T12:00:00Z', provider: { from: '20260326', to: '20260405' } });
+    expect(db.prepare("SELECT kickoff, state FROM matches WHERE id = '9002'").get()).toEqual({
+      kickoff: '2026-04-02T18:45:00Z',
+      state: 'pre',
+    });
   });
 });
