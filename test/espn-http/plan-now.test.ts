@@ -234,4 +234,36 @@ describe('the ESPN request plan against ESPN as it answers now', () => {
     expect(byKind('teams')).toEqual([]);
     expect(byKind('roster').length).toBeLessThanOrEqual(PLAN.catalogueBudget.firstAsks);
   });
+
+  it('asks at most a few boards per league and no summaries but reschedule checks on a day without matches', async () => {
+    const { db } = tempStore();
+    now = T0;
+    await sync(db, espn, { at: T0 });
+    const days = db.prepare('SELECT DISTINCT scoreboard_date FROM matches').pluck().all() as string[];
+    const quiet = [1, 2, 3, 4, 5, 6].map((d) => ymd(addDays(new Date(T0), d))).find((d) => !days.includes(d));
+    expect(quiet, 'a day without matches in the week after').toBeDefined();
+    const noon = Date.parse(`${quiet!.slice(0, 4)}-${quiet!.slice(4, 6)}-${quiet!.slice(6)}T12:00:00Z`);
+    // Catching up on the days since (what ended meanwhile is settled), then a routine sync an hour on.
+    now = noon;
+    await sync(db, espn, { at: noon });
+    const at = noon + HOUR + 5 * MINUTE;
+    espn.reset();
+    now = at;
+    await sync(db, espn, { at });
+    expect(espn.stats.perKind.get('board-month')).toBe(LEAGUE_SLUGS.length);
+    const boards = espn.log.filter((l) => l.kind.startsWith('board'));
+    for (const league of LEAGUE_SLUGS)
+      expect(boards.filter((l) => l.path.includes(`/${league}/`)).length, league).toBeLessThanOrEqual(3);
+    const window = ymd(addDays(new Date(at), -3));
+    const start = `${window.slice(0, 4)}-${window.slice(4, 6)}-${window.slice(6)}T00:00:00Z`;
+    for (const l of espn.log.filter((x) => x.kind === 'summary')) {
+      const id = /event=(\w+)/.exec(l.path)![1];
+      const m = db.prepare('SELECT kickoff, state FROM matches WHERE id = ?').get(id) as {
+        kickoff: string;
+        state: string;
+      };
+      expect(m.kickoff < start && m.state !== 'post', `summary of ${id}`).toBe(true);
+    }
+    expect(espn.log.filter((l) => l.kind === 'plays')).toEqual([]);
+  });
 });
