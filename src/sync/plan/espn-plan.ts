@@ -1,6 +1,6 @@
 /**
- * What a sync asks ESPN, by purpose, each part on its own period (docs/cli.md, "What a sync asks
- * ESPN"). The plan reads the store — the matches it holds, when each unit last succeeded — and its
+ * What a sync asks ESPN, by purpose, each part on its own period (docs/cli.md, "ESPN over HTTP").
+ * The plan reads the store — the matches it holds, when each unit last succeeded — and its
  * own memory (store/plan-state.ts), so a one-shot `fds sync` and a restarted `fds live` follow the
  * same plan; `--full` asks everything.
  *
@@ -65,8 +65,7 @@ export class EspnPlan {
     this.nowIso = isoSeconds(new Date(this.now));
     this.q = queries(db);
     const block = this.state.get('', 'block');
-    const parsed = block ? (JSON.parse(block.value) as Block) : null;
-    this.block = parsed;
+    this.block = block ? (JSON.parse(block.value) as Block) : null;
     for (const league of leagues) {
       const rows = this.q.hot.all({
         league,

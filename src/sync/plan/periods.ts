@@ -1,4 +1,4 @@
-/** The ESPN request plan's periods and bounds (espn-plan.ts; docs/cli.md, "What a sync asks ESPN"). */
+/** The ESPN request plan's periods and bounds (espn-plan.ts; docs/cli.md, "ESPN over HTTP"). */
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
