@@ -2,7 +2,7 @@
  * The Netlify Function's cold start, as shipped (docs/performance.md): a build of a demo store (or --db), the
  * function zipped by Netlify's own bundler (@netlify/zip-it-and-ship-it) with netlify.toml's settings,
  * unpacked, and invoked through its entry point in fresh Node processes as Netlify's runtime invokes
- * it (test/netlify/function-archive.ts), the deploy's blobs served by @netlify/blobs' BlobsServer.
+ * it (test/netlify/function-archive.ts), the release's body files served over HTTP as the deploy's files.
  * Prints the archive's size (zipped and unzipped, the bundler's and the build's figures) and, as
  * medians of --runs processes: the import of the entry point (Netlify's bootstrap) and of the
  * function's module (the store is opened by the first request), the first answer of a request that needs a match's body (a summary with `fields`:
@@ -96,7 +96,7 @@ try {
   const site = mirrorSite(layout.store, path.join(dir, 'site'));
   const archive = await zipFunction(site);
   const task = unpack(archive.zip, path.join(dir, 'task'));
-  const blobs = await deployStoreOf(layout.blobs);
+  const blobs = await deployStoreOf(out);
   try {
     const body = {
       method: 'GET',

@@ -1,9 +1,10 @@
 /**
- * The per-match bodies of the function's slim store (function-package.ts), read from the deploy's
- * Netlify Blobs store. The slim store keeps every row the render core reads — a summary's hash and
- * time, a stream's counts — but not the compressed bodies (a summary's sections, a match's play
- * streams): those are one blob per match (match-body.ts), uploaded with the deploy, so a function
- * always reads the bodies of the build it was deployed with.
+ * The per-match bodies of the function's slim store (function-package.ts), read from the deploy's own
+ * files. The slim store keeps every row the render core reads — a summary's hash and time, a stream's
+ * counts — but not the compressed bodies (a summary's sections, a match's play streams): those are one
+ * file per match in the release (`_b/…`, match-body.ts), named by the hashes of the rows they come
+ * from, so the function works out a body's name from its slim store and a file of that name holds
+ * exactly those bodies, in whichever deploy has it.
  *
  * The render core is synchronous and reads the store as it goes; a blob is fetched. So a request is
  * rendered once with the bodies this instance holds: a body it lacks is noted and stands in as an
@@ -21,15 +22,16 @@ import { streamSize, unpackBytes } from '../store/blob.js';
 import { getMeta } from '../store/db.js';
 import { ByteLru } from '../server/byte-lru.js';
 import type { MatchBody } from './match-body.js';
-import { BadMatchBody, decodeMatchBody, matchBodyKey } from './match-body.js';
+import { BadMatchBody, bodyFile, bodyTag, decodeMatchBody, matchBodyKey } from './match-body.js';
 
 /** store_meta in the slim store: where its per-match bodies are. */
 export const META_BODIES = 'function_bodies';
-export const BODIES_IN_DEPLOY_BLOBS = 'netlify-deploy-blobs';
+export const BODIES_IN_DEPLOY_FILES = 'deploy-files';
 
-/** Where blobs come from: the deploy's store (`getDeployStore()`), or a test's stand-in. */
+/** Where body files come from: the deploy's files over HTTP (function.ts), or a test's stand-in. */
 export interface BlobSource {
-  get(key: string): Promise<Buffer | null>;
+  /** The file at this path of the release (`_b/…`), or null when there is none. */
+  get(file: string): Promise<Buffer | null>;
 }
 
 /** Blobs held between requests: a match's summary and plays pages are often asked for together. */
@@ -68,10 +70,7 @@ export class DeployBodies {
   private readonly summaryMeta;
   private readonly streamMeta;
 
-  private constructor(
-    reader: StoreReader,
-    private readonly source: () => Promise<BlobSource>,
-  ) {
+  private constructor(reader: StoreReader) {
     const db = reader.db;
     this.summaryMeta = db.prepare(
       'SELECT hash, last_synced_at FROM match_summaries WHERE league_slug = ? AND match_id = ?',
@@ -83,9 +82,9 @@ export class DeployBodies {
     reader.plays.page = (league, match, important, limit, offset) => this.page(league, match, important, limit, offset);
   }
 
-  static attach(reader: StoreReader, source: () => Promise<BlobSource>): DeployBodies | null {
-    if (getMeta(reader.db, META_BODIES) !== BODIES_IN_DEPLOY_BLOBS) return null;
-    return new DeployBodies(reader, source);
+  static attach(reader: StoreReader): DeployBodies | null {
+    if (getMeta(reader.db, META_BODIES) !== BODIES_IN_DEPLOY_FILES) return null;
+    return new DeployBodies(reader);
   }
 
   /** The matches whose bodies the last render lacked, forgotten as they are handed over. */
@@ -96,37 +95,36 @@ export class DeployBodies {
   }
 
   /**
-   * Fetch the bodies of these matches for a render (`renderWith`), each checked against the slim
-   * store's rows. Throws BodyUnavailable when one is missing or of another state of the store.
+   * Fetch the bodies of these matches for a render (`renderWith`), each from the file its slim store
+   * rows name and checked against them (`source`: the deploy's files). Throws BodyUnavailable when
+   * one is missing or of another state of the store.
    */
-  async load(matches: ReadonlyArray<{ league: string; match: string }>): Promise<ReadonlyMap<string, MatchBody>> {
+  async load(
+    matches: ReadonlyArray<{ league: string; match: string }>,
+    source: BlobSource,
+  ): Promise<ReadonlyMap<string, MatchBody>> {
     const fetched = new Map<string, MatchBody>();
-    let source: BlobSource;
-    try {
-      source = await this.source();
-    } catch (err) {
-      throw new BodyUnavailable(`the deploy's blob store: ${err instanceof Error ? err.message : String(err)}`);
-    }
     for (const { league, match } of matches) {
       const key = matchBodyKey(league, match);
+      const s = this.summaryMeta.get(league, match) as SummaryMeta | undefined;
+      const p = this.streamMeta.get(league, match) as StreamMeta | undefined;
+      const file = bodyFile(league, match, bodyTag(s?.hash ?? null, p?.hash ?? null));
       let blob: Buffer | null;
       try {
-        blob = await source.get(key);
+        blob = await source.get(file);
       } catch (err) {
-        throw new BodyUnavailable(`blob ${key}: ${err instanceof Error ? err.message : String(err)}`);
+        throw new BodyUnavailable(`${file}: ${err instanceof Error ? err.message : String(err)}`);
       }
-      if (!blob) throw new BodyUnavailable(`blob ${key}: not in the deploy's store`);
+      if (!blob) throw new BodyUnavailable(`${file}: not in the deploy's files`);
       let body: MatchBody;
       try {
         body = decodeMatchBody(blob);
       } catch (err) {
-        if (err instanceof BadMatchBody) throw new BodyUnavailable(`blob ${key}: ${err.message}`);
+        if (err instanceof BadMatchBody) throw new BodyUnavailable(`${file}: ${err.message}`);
         throw err;
       }
-      const s = this.summaryMeta.get(league, match) as SummaryMeta | undefined;
-      const p = this.streamMeta.get(league, match) as StreamMeta | undefined;
       if ((s && body.summary?.hash !== s.hash) || (p && body.plays?.hash !== p.hash)) {
-        throw new BodyUnavailable(`blob ${key}: of another state of the store than the function's`);
+        throw new BodyUnavailable(`${file}: of another state of the store than the function's`);
       }
       fetched.set(key, body);
       this.held.set(key, blob);

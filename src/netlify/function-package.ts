@@ -1,6 +1,6 @@
 /**
- * What the Netlify Function ships and reads besides its code, made by `fds build` beside the release
- * (docs/deploying.md): a slim copy of the store and the deploy's blobs of per-match bodies.
+ * What the Netlify Function ships and reads besides its code, made by `fds build` (docs/deploying.md):
+ * a slim copy of the store beside the release, and the per-match bodies as files in the release.
  *
  * - The slim store (`data/function.sqlite`, netlify.toml `included_files`): every table, row and index
  *   of the store, but the compressed per-match bodies — a summary's sections, a match's play streams —
@@ -8,13 +8,15 @@
  *   sync's own bookkeeping left out. It holds what arbitrary query combinations need (lists, indexes,
  *   leagues, clubs, standings, match records, counts), so it grows with the number of matches by a
  *   match's record (docs/deploying.md), not by its bodies.
- * - The bodies, one blob per match (match-body.ts), in `.netlify/v1/blobs/deploy/<league>/<id>/blob`:
- *   Netlify's file-based upload, which `netlify deploy` and Netlify's own builds send to the deploy's
- *   Blobs store. The function reads a match's blob when a request needs its body (deploy-bodies.ts).
+ * - The bodies, one file per match in the release (`_b/<league>/<id>-<tag>.bin`, match-body.ts),
+ *   named by the hashes of the rows they come from: static files of the deploy, so Netlify uploads only
+ *   those whose digest is new to the site, and the function fetches a match's from its own deploy when
+ *   a request needs its body (deploy-bodies.ts).
  *
  * Both are of the snapshot the release was built from: the slim store is copied in the build's read
- * transaction's snapshot (checked), and the blobs follow the store's change log — only the matches
- * changed since the package's snapshot are written again, all of them when the log does not reach back.
+ * transaction's snapshot (checked), and the body files are the store's in the same transaction — a
+ * name the tree a build starts from already holds is kept (its bytes are what the name says), one it
+ * lacks is linked from the published release or written, one the store no longer names is removed.
  * `data/function.json` records the snapshot and the sizes, so a build that changes nothing measures
  * nothing again.
  */
@@ -25,15 +27,15 @@ import type { StoreReader } from '../store/read/reader.js';
 import { SCHEMA_VERSION } from '../store/migrations/index.js';
 import type { Snapshot } from '../store/snapshots.js';
 import { SnapshotQueries } from '../store/snapshots.js';
-import { BODIES_IN_DEPLOY_BLOBS, META_BODIES } from './deploy-bodies.js';
+import { BODIES_IN_DEPLOY_FILES, META_BODIES } from './deploy-bodies.js';
 import type { FunctionSize, SizeCache } from './function-size.js';
 import { functionArchiveSize } from './function-size.js';
-import { DEPLOY_BLOBS, FUNCTION_STATE, FUNCTION_STORE } from './function-store.js';
+import { BODIES_DIR, FUNCTION_STATE, FUNCTION_STORE } from './function-store.js';
 import type { MatchBody } from './match-body.js';
-import { encodeMatchBody } from './match-body.js';
+import { bodyFile, bodyTag, encodeMatchBody } from './match-body.js';
 
 /** Bumped when what the package holds changes: a package of another version is made again. */
-const PACKAGE_VERSION = 2;
+const PACKAGE_VERSION = 3;
 
 /**
  * The columns left out of the slim store, each with what it holds there instead: the bodies the
@@ -50,15 +52,11 @@ export const SLIM_COLUMNS: Readonly<Record<string, Readonly<Record<string, strin
 /** Tables only the sync reads: empty in the slim store. */
 export const SLIM_EMPTY_TABLES: ReadonlySet<string> = new Set(['sync_state']);
 
-/** Change kinds after which a match's blob is written again (snapshots.ts). */
-const BODY_CHANGES = new Set(['match', 'state', 'summary', 'key-events', 'plays']);
-
 export interface FunctionLayout {
   /** The project root the paths are relative to: the release's parent directory. */
   root: string;
   store: string;
   state: string;
-  blobs: string;
 }
 
 export function functionLayout(out: string): FunctionLayout {
@@ -67,7 +65,6 @@ export function functionLayout(out: string): FunctionLayout {
     root,
     store: path.join(root, FUNCTION_STORE),
     state: path.join(root, FUNCTION_STATE),
-    blobs: path.join(root, DEPLOY_BLOBS),
   };
 }
 
@@ -77,20 +74,19 @@ interface PackageState {
   snapshot: Snapshot | null;
   /** The slim store's size when it was written: another size means another file. */
   storeBytes: number;
-  /** Blobs the package holds. */
-  blobs: number;
   sizes: SizeCache;
 }
 
 export interface BlobCounts {
-  /** Blobs written by this build, and their bytes. */
+  /** Body files written by this build (bodies no release of this output held), and their bytes. */
   written: number;
   bytes: number;
+  /** Linked from the published release (the tree the build started from lacked them). */
+  linked: number;
   removed: number;
-  /** Every blob the package holds. */
+  /** Every body file of the release, and their bytes. */
   count: number;
-  /** True when every blob was written again (no package before, or the change log did not reach back). */
-  full: boolean;
+  totalBytes: number;
 }
 
 function readState(file: string): PackageState | null {
@@ -142,7 +138,7 @@ export function writeSlimStore(source: string, file: string, expected: Snapshot 
       );
     }
     for (const other of schema) if (other.type !== 'table') out.exec(other.sql);
-    out.prepare('INSERT INTO main.store_meta (key, value) VALUES (?, ?)').run(META_BODIES, BODIES_IN_DEPLOY_BLOBS);
+    out.prepare('INSERT INTO main.store_meta (key, value) VALUES (?, ?)').run(META_BODIES, BODIES_IN_DEPLOY_FILES);
     out.pragma(`user_version = ${out.pragma('src.user_version', { simple: true }) as number}`);
     const copied = new SnapshotQueries(out).current();
     // The planner's statistics as the source has them: none, or its own of the same rows and indexes.
@@ -161,14 +157,22 @@ export function writeSlimStore(source: string, file: string, expected: Snapshot 
   }
 }
 
-/** Every match with a body, as league and id. */
-function* matchesWithBodies(store: StoreReader): Generator<[string, string]> {
+/** Every match with a body, by league: its id and the tag of its bodies (match-body.ts). */
+function bodyTags(store: StoreReader): Map<string, Map<string, string>> {
   const rows = store.db
-    .prepare(`SELECT league_slug, match_id FROM match_summaries UNION SELECT league_slug, match_id FROM play_streams
-      ORDER BY 1, 2`)
+    .prepare(`SELECT league_slug, match_id, max(s) AS s, max(p) AS p FROM (
+        SELECT league_slug, match_id, hash AS s, NULL AS p FROM match_summaries
+        UNION ALL SELECT league_slug, match_id, NULL, hash FROM play_streams)
+      GROUP BY league_slug, match_id ORDER BY 1, 2`)
     .raw()
-    .all() as Array<[string, string]>;
-  yield* rows;
+    .all() as Array<[string, string, string | null, string | null]>;
+  const out = new Map<string, Map<string, string>>();
+  for (const [league, id, s, p] of rows) {
+    let ids = out.get(league);
+    if (!ids) out.set(league, (ids = new Map()));
+    ids.set(id, bodyTag(s, p));
+  }
+  return out;
 }
 
 /** A match's bodies as the store holds them, or null when it has none. */
@@ -207,40 +211,59 @@ function bodiesOf(store: StoreReader): (league: string, id: string) => MatchBody
   };
 }
 
-/** The blobs directory's count of blobs: a directory per league, one per match in it. */
-function countBlobs(dir: string): number {
-  let n = 0;
-  for (const league of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (league.isDirectory()) n += fs.readdirSync(path.join(dir, league.name)).length;
-  }
-  return n;
-}
-
 /**
- * Write the blobs of the matches in `only` (null: every match, into an emptied directory); a match
- * without bodies loses its blob.
+ * Make `release`'s body files (`_b/`) the store's: keep each file the store names that is there
+ * already, link one the published release `from` has, write the others, and remove every file the
+ * store does not name. Never writes into a file that is there (another release may share it).
  */
-export function writeBodyBlobs(store: StoreReader, dir: string, only: Iterable<[string, string]> | null): BlobCounts {
-  const full = only === null;
-  if (full) fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
+export function placeBodies(store: StoreReader, release: string, from: string | null): BlobCounts {
+  const counts: BlobCounts = { written: 0, bytes: 0, linked: 0, removed: 0, count: 0, totalBytes: 0 };
+  const root = path.join(release, BODIES_DIR);
+  const wanted = bodyTags(store);
   const read = bodiesOf(store);
-  const counts = { written: 0, bytes: 0, removed: 0, count: 0, full };
-  for (const [league, id] of only ?? matchesWithBodies(store)) {
-    const at = path.join(dir, league, id);
-    const body = read(league, id);
-    if (!body) {
-      if (fs.existsSync(at)) counts.removed++;
-      fs.rmSync(at, { recursive: true, force: true });
-      continue;
+  fs.mkdirSync(root, { recursive: true });
+  for (const league of fs.readdirSync(root)) {
+    if (!wanted.has(league)) {
+      counts.removed += fs.readdirSync(path.join(root, league)).length;
+      fs.rmSync(path.join(root, league), { recursive: true, force: true });
     }
-    const blob = encodeMatchBody(body);
-    fs.mkdirSync(at, { recursive: true });
-    fs.writeFileSync(path.join(at, 'blob'), blob);
-    counts.written++;
-    counts.bytes += blob.length;
   }
-  counts.count = countBlobs(dir);
+  for (const [league, ids] of wanted) {
+    const dir = path.join(root, league);
+    fs.mkdirSync(dir, { recursive: true });
+    const names = new Set([...ids].map(([id, tag]) => path.basename(bodyFile(league, id, tag))));
+    const have = new Set<string>();
+    for (const name of fs.readdirSync(dir)) {
+      if (names.has(name)) have.add(name);
+      else {
+        fs.rmSync(path.join(dir, name), { force: true });
+        counts.removed++;
+      }
+    }
+    for (const [id, tag] of ids) {
+      const file = bodyFile(league, id, tag);
+      const at = path.join(release, file);
+      counts.count++;
+      if (have.has(path.basename(file))) {
+        counts.totalBytes += fs.statSync(at).size;
+        continue;
+      }
+      const published = from ? path.join(from, file) : null;
+      if (published && fs.existsSync(published)) {
+        fs.linkSync(published, at);
+        counts.linked++;
+        counts.totalBytes += fs.statSync(at).size;
+        continue;
+      }
+      const body = read(league, id);
+      if (!body) continue;
+      const blob = encodeMatchBody(body);
+      fs.writeFileSync(at, blob);
+      counts.written++;
+      counts.bytes += blob.length;
+      counts.totalBytes += blob.length;
+    }
+  }
   return counts;
 }
 
@@ -254,13 +277,12 @@ export class FunctionPackage {
     readonly layout: FunctionLayout,
     readonly size: FunctionSize,
     private readonly snapshot: Snapshot | null,
-    private readonly previous: PackageState | null,
     /** A slim store written for this build, not yet in place. */
     private temp: string | null,
     private readonly sizes: SizeCache,
   ) {}
 
-  /** Blobs the commit wrote (null before it). */
+  /** What `placeBodies` did (null before it, and for a build that publishes nothing). */
   blobs: BlobCounts | null = null;
 
   static async prepare(store: StoreReader, out: string): Promise<FunctionPackage> {
@@ -270,8 +292,7 @@ export class FunctionPackage {
     const current =
       previous !== null &&
       sameSnapshot(previous.snapshot, snapshot) &&
-      fs.statSync(layout.store, { throwIfNoEntry: false })?.size === previous.storeBytes &&
-      fs.existsSync(layout.blobs);
+      fs.statSync(layout.store, { throwIfNoEntry: false })?.size === previous.storeBytes;
     let temp: string | null = null;
     if (!current) {
       temp = `${layout.store}.${process.pid}.tmp`;
@@ -284,13 +305,18 @@ export class FunctionPackage {
     }
     const sizes: SizeCache = previous?.sizes ?? { zipped: {} };
     const size = await functionArchiveSize(temp ?? layout.store, FUNCTION_STORE, sizes);
-    return new FunctionPackage(layout, size, snapshot, previous, temp, sizes);
+    return new FunctionPackage(layout, size, snapshot, temp, sizes);
   }
 
-  /** Put the slim store in place and bring the blobs up to date: the package now matches the release. */
-  commit(store: StoreReader): void {
-    const { layout, previous } = this;
-    let blobs: BlobCounts;
+  /** Make the release's body files the store's (`placeBodies`), starting from what `release` holds. */
+  placeBodies(store: StoreReader, release: string, published: string | null): BlobCounts {
+    this.blobs = placeBodies(store, release, published);
+    return this.blobs;
+  }
+
+  /** Put the slim store in place: the package now matches the release. */
+  commit(): void {
+    const { layout } = this;
     if (this.temp) {
       fs.renameSync(this.temp, layout.store);
       // Measured under its temporary name: the same file, now in place.
@@ -298,38 +324,17 @@ export class FunctionPackage {
       delete this.sizes.zipped[this.temp];
       if (measured) this.sizes.zipped[layout.store] = measured;
       this.temp = null;
-      blobs = writeBodyBlobs(store, layout.blobs, this.changedMatches(store));
-    } else {
-      blobs = { written: 0, bytes: 0, removed: 0, count: previous?.blobs ?? 0, full: false };
     }
-    this.blobs = blobs;
     const state: PackageState = {
       version: PACKAGE_VERSION,
       schema: SCHEMA_VERSION,
       snapshot: this.snapshot,
       storeBytes: fs.statSync(layout.store).size,
-      blobs: blobs.count,
       sizes: this.sizes,
     };
     const tmp = `${layout.state}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, `${JSON.stringify(state)}\n`);
     fs.renameSync(tmp, layout.state);
-  }
-
-  /**
-   * The matches whose bodies may have changed since the package's snapshot, from the store's change
-   * log; null (all of them) when there is no package, the log does not reach back that far, or the
-   * store is not the one the package was made from (its snapshot is not in this store's log as it was).
-   */
-  private changedMatches(store: StoreReader): Iterable<[string, string]> | null {
-    const before = this.previous?.snapshot;
-    if (!before || !fs.existsSync(this.layout.blobs)) return null;
-    if (!sameSnapshot(store.snapshots.byId(before.id), before)) return null;
-    const changes = store.snapshots.changedSince(before.id);
-    if (!changes) return null;
-    const only = new Map<string, [string, string]>();
-    for (const c of changes) if (BODY_CHANGES.has(c.kind)) only.set(`${c.league}/${c.key}`, [c.league, c.key]);
-    return only.values();
   }
 
   discard(): void {

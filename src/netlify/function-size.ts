@@ -2,8 +2,8 @@
  * The Netlify Function's archive (docs/deploying.md), measured as Netlify counts it: what netlify.toml ships
  * (`included_files`: the function's slim store and the compiled tree), the files of the packages that
  * code loads at run time — better-sqlite3 with its native module, shipped as installed
- * (`external_node_modules`), zod, hash-wasm (the ETag's hash) and @netlify/blobs (the per-match
- * bodies, deploy-bodies.ts) — and what Netlify's bundler adds (its bootstrap and telemetry loader).
+ * (`external_node_modules`), zod and hash-wasm (the ETag's hash) — and what Netlify's bundler adds
+ * (its bootstrap and telemetry loader).
  * Netlify refuses a function over 50 MB zipped or 250 MB unzipped.
  *
  * The bundler (@netlify/zip-it-and-ship-it) traces the function's imports and ships only the package
@@ -27,7 +27,7 @@ export const FUNCTION_ZIP_LIMIT_BYTES = 50_000_000;
 /** The CLI's bundle of the compiled tree (scripts/bundle.mjs): netlify.toml leaves it out of the function. */
 export const CLI_BUNDLE = 'build/bundle';
 /** What the function's code imports from node_modules at run time. */
-export const RUNTIME_PACKAGES: readonly string[] = ['better-sqlite3', 'zod', 'hash-wasm', '@netlify/blobs'];
+export const RUNTIME_PACKAGES: readonly string[] = ['better-sqlite3', 'zod', 'hash-wasm'];
 /** Shipped as installed, not bundled (netlify.toml `external_node_modules`). */
 export const EXTERNAL_NODE_MODULES: readonly string[] = ['better-sqlite3'];
 /** The function's module, as netlify.toml's `functions` directory holds it. */

@@ -1,7 +1,7 @@
 /**
  * One match's per-match bodies — its summary's sections and its play streams, as the store holds
- * them (compressed, with where each section and play lies) — packed into one blob of the deploy's
- * Netlify Blobs store (function-package.ts writes them, deploy-bodies.ts reads them). The Netlify
+ * them (compressed, with where each section and play lies) — packed into one file of the release
+ * (`bodyFile`; function-package.ts writes them, deploy-bodies.ts reads them). The Netlify
  * Function ships a store without them (the slim store), so its archive stays within Netlify's
  * limits however many seasons the store holds; the blob is what the function reads for the one
  * match a request asks about, the same bytes the full store would have given it.
@@ -10,6 +10,8 @@
  * lists, in its order. A part is a byte length or -1 for a NULL column. Each half carries the hash
  * of the row it was taken from, so the function can tell a blob of another state of the store.
  */
+import { createHash } from 'node:crypto';
+import { BODIES_DIR } from './function-store.js';
 
 /** The summary row's bodies (match_summaries). */
 export interface SummaryBody {
@@ -97,5 +99,24 @@ export function decodeMatchBody(blob: Buffer): MatchBody {
   return { summary, plays };
 }
 
-/** The blob key of a match's bodies: `<league>/<match id>` (a key may hold slashes). */
+/** The key a match's bodies are held under in the function: `<league>/<match id>`. */
 export const matchBodyKey = (league: string, matchId: string): string => `${league}/${matchId}`;
+
+/**
+ * What names one state of a match's bodies: a digest of the hashes of the rows they come from (a
+ * summary's, a play stream's; '' for a row the match lacks). The function works it out from its slim
+ * store's rows, the build from the full store's, so both name the same file.
+ */
+export function bodyTag(summaryHash: string | null, playsHash: string | null): string {
+  return createHash('sha1')
+    .update(`${summaryHash ?? ''}\0${playsHash ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/**
+ * A match's body file in a release, relative to it and as a URL path: content-addressed by its tag,
+ * so a file of that name holds those bodies in whichever deploy serves it.
+ */
+export const bodyFile = (league: string, matchId: string, tag: string): string =>
+  `${BODIES_DIR}/${league}/${matchId}-${tag}.bin`;

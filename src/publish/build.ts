@@ -17,6 +17,8 @@ import { assetReleasePaths, assetsVersion } from '../frontdoor/assets.js';
 import { EDGE_FILE } from '../netlify/edge/bundle.js';
 import { checkFunctionFits } from '../netlify/function-size.js';
 import { FunctionPackage } from '../netlify/function-package.js';
+import { deployUpload } from '../netlify/deploy-upload.js';
+import { BODIES_DIR } from '../netlify/function-store.js';
 import type { BuildInfo } from '../release/build-info.js';
 import { BUILD_INFO_FILE, codeVersion, readBuildInfo } from '../release/build-info.js';
 import type { ReleaseLayout } from '../release/layout.js';
@@ -141,12 +143,16 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       const functionSize = fn?.size ?? null;
       const { info, scope } = scopeFor(store, previous, settings, !!opts.full);
       if (scope.kind === 'none' && previous) {
-        fn?.commit(store);
-        return unchanged(previous, router, functionSize, fn?.blobs ?? null, seconds());
+        fn?.commit();
+        return unchanged(previous, router, functionSize, null, seconds());
       }
       const keep = opts.keepReleases ?? 2;
       const recycler = previous && !opts.full ? takeTree(layout, previous, keep) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
+      // The per-match bodies the function reads are files of the release (before the rules, which
+      // keep `/_b/*` on them); without the function, a tree taken over loses any it had.
+      if (fn) fn.placeBodies(store, temp, previous);
+      else fs.rmSync(path.join(temp, BODIES_DIR), { recursive: true, force: true });
       const ctx: BuildContext = {
         ...{ store, opts, temp, previous, scope, info, fs, recycler },
         settings: { fallback, budget, router, origin: settings.origin ?? null },
@@ -176,7 +182,8 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       }
       await recycler?.discarded;
       temp = null;
-      fn?.commit(store);
+      fn?.commit();
+      const deploy = fn && !nothingChanged ? deployUpload(release, fn.layout.root, fn.size.total.zipped) : null;
       return {
         release,
         published: !nothingChanged,
@@ -195,6 +202,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         edge: written.edge,
         functionSize,
         functionBlobs: fn?.blobs ?? null,
+        deploy,
         changedTags: nothingChanged ? [] : written.changedTags,
         seconds: seconds(),
       };
@@ -228,7 +236,7 @@ function unchanged(
     files,
     bytes,
     ...{ added: 0, changed: 0, unchanged: files, deleted: 0, failed: 0, failures: [], rules: null },
-    ...{ router, reach: null, edge: null, functionSize, functionBlobs, changedTags: [] },
+    ...{ router, reach: null, edge: null, functionSize, functionBlobs, deploy: null, changedTags: [] },
     seconds,
   };
 }

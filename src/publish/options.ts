@@ -5,6 +5,7 @@
 import type { BuildInfo } from '../release/build-info.js';
 import type { EdgeBundleStats } from '../netlify/edge/bundle.js';
 import type { FunctionSize } from '../netlify/function-size.js';
+import type { DeployUpload } from '../netlify/deploy-upload.js';
 import type { BlobCounts } from '../netlify/function-package.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { OutputFs } from '../util/lines.js';
@@ -73,8 +74,13 @@ export interface BuildSummary {
   edge: EdgeBundleStats | null;
   /** The fallback function's archive, as Netlify counts it, when the fallback is the Netlify Function. */
   functionSize: FunctionSize | null;
-  /** The deploy's blobs of per-match bodies the function reads (what this build wrote of them). */
+  /** The release's files of per-match bodies the function reads (`_b/`; what this build wrote of them). */
   functionBlobs: BlobCounts | null;
+  /**
+   * What deploying the published release uploads against the release the site last received
+   * (netlify/deploy-upload.ts): with the function, for a build that published a release; else null.
+   */
+  deploy: DeployUpload | null;
   /**
    * What shared caches must purge now that it is published: the own cache tag of each answer whose
    * bytes it changed, added or removed (publish/place/changed-tags.ts); none when nothing was published.

@@ -128,8 +128,8 @@ export function unpack(zip: string, dir = tempDir('fds-task-')): string {
  * What a child process runs to invoke the unpacked function, from a directory outside the archive:
  * the archive's entry point — Netlify's bootstrap wrapping the function module — invoked as Netlify's
  * runtime invokes it, with an invocation event per request (the request, the site and deploy, the
- * deploy's blobs) and a response stream, so the function loads only what the archive holds and gets
- * its blobs context from the bootstrap as on Netlify. Times the import and each answer.
+ * site's URL in its environment, as Netlify sets it) and a response stream, so the function loads only
+ * what the archive holds. Times the import and each answer.
  */
 const INVOKER = `
 import fs from 'node:fs';
@@ -142,7 +142,7 @@ globalThis.awslambda = {
   HttpResponseStream: { from(stream, meta) { stream.meta = meta; return stream; } },
 };
 const [requestsFile, outFile] = process.argv.slice(2);
-const { base, blobs, siteId, deployId } = JSON.parse(process.env.FDS_TEST_EVENT);
+const { base, siteId, deployId } = JSON.parse(process.env.FDS_TEST_EVENT);
 const started = performance.now();
 const { handler } = await import(pathToFileURL(path.join(process.cwd(), '___netlify-entry-point.mjs')).href);
 // The bootstrap imports the function's module on the first invocation; imported here first, so the
@@ -168,7 +168,6 @@ for (const { method, url, headers } of JSON.parse(fs.readFileSync(requestsFile, 
     body: '',
     isBase64Encoded: false,
     flags: {},
-    blobs,
     invocationMetadata: {},
     logToken: '',
   };
@@ -221,12 +220,13 @@ export interface Invocation {
 /**
  * Invoke the unpacked function in `task` in a fresh Node process, whose working directory is the
  * archive and whose environment holds nothing of this one (no loader, no NODE_PATH). Asynchronous:
- * the deploy's blob store may answer from this process. `event`: the deploy's blobs (function-helpers.ts).
+ * the deploy's files may be served from this process. `event`: the site and deploy, and the site's URL
+ * the function fetches its body files from (function-helpers.ts `deployStoreOf`).
  */
 export async function invokeUnpacked(
   task: string,
   requests: readonly InvokedRequest[],
-  event: { blobs: string; siteId: string; deployId: string },
+  event: { siteId: string; deployId: string; url: string },
   opts: { base: string; now?: Date },
 ): Promise<Invocation> {
   const io = tempDir('fds-invoke-');
@@ -247,7 +247,12 @@ export async function invokeUnpacked(
   const { status, stderr } = await new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: task,
-      env: { PATH: process.env.PATH ?? '', HOME: task, FDS_TEST_EVENT: JSON.stringify({ ...event, base: opts.base }) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: task,
+        URL: event.url,
+        FDS_TEST_EVENT: JSON.stringify({ ...event, base: opts.base }),
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';

@@ -1,92 +1,80 @@
 /**
- * The Netlify Function as Netlify runs it, for the tests under test/netlify/: a deploy's Blobs store
- * (@netlify/blobs' own BlobsServer) filled from the blobs a build wrote, the way Netlify's upload step
- * reads them (one directory per key holding `blob`); the blobs context Netlify hands a function in
- * its environment; the requests a rewrite hands it; and what the render core answers over the full
- * store, to compare with.
+ * The Netlify Function as Netlify runs it, for the tests under test/netlify/: a deploy's files as the
+ * CDN serves them to the function (the release's body files, `_b/`, over HTTP at the site's URL that
+ * Netlify gives a function in its environment); the requests a rewrite hands it; and what the render
+ * core answers over the full store, to compare with.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { getDeployStore } from '@netlify/blobs';
-import { BlobsServer } from '@netlify/blobs/server';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BODIES_DIR } from '../../src/netlify/function-store.js';
 import { render } from '../../src/app/render.js';
 import type { StoreReader } from '../../src/store/read/reader.js';
 import type { Clock } from '../../src/util/time.js';
 import type { TargetResponse } from '../api/helpers/targets.js';
 import { sent } from '../api/helpers/targets.js';
-import { tempDir } from '../helpers/store.js';
 
 export const SITE_ID = 'fds-test-site';
 export const DEPLOY_ID = '0123456789abcdef01234567';
-const TOKEN = 'fds-test-token';
-const REGION = 'us-east-2';
 export const BASE = 'https://fds.test';
 
+/** A deploy's files as the function reaches them: served over HTTP at `url` (the site's URL). */
 export interface Blobs {
-  /** NETLIFY_BLOBS_CONTEXT as Netlify sets it for a function of this deploy. */
-  context: string;
-  /** What Netlify's invocation event carries of it (`blobs`, base64 of this JSON), with the site and deploy headers. */
-  event: { blobs: string; siteId: string; deployId: string };
-  /** Requests the server answered: reads of blobs, by key. */
+  /** The site's URL, as Netlify gives it to a function (`URL` in its environment). */
+  url: string;
+  /** What Netlify's invocation event carries of the site and deploy; `url` for the function's `URL`. */
+  event: { siteId: string; deployId: string; url: string };
+  /** Body files the server was asked for, as `<league>/<file name>`. */
   reads: string[];
   close(): Promise<void>;
 }
 
-/** Every blob under `dir` (Netlify's file-based upload layout), as key and file. */
-export function deployBlobFiles(dir: string): Array<{ key: string; file: string }> {
-  const out: Array<{ key: string; file: string }> = [];
-  const walk = (at: string) => {
-    for (const d of fs.readdirSync(at, { withFileTypes: true })) {
-      const p = path.join(at, d.name);
-      if (d.isDirectory()) walk(p);
-      else if (d.name === 'blob') out.push({ key: path.relative(dir, at).split(path.sep).join('/'), file: p });
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir);
-  return out;
+/** Every body file of a release (`_b/<league>/<name>`), as `<league>/<name>` and its path. */
+export function deployBlobFiles(release: string): Array<{ key: string; file: string }> {
+  const dir = path.join(release, BODIES_DIR);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .flatMap((league) =>
+      fs
+        .readdirSync(path.join(dir, league))
+        .sort()
+        .map((name) => ({ key: `${league}/${name}`, file: path.join(dir, league, name) })),
+    );
 }
 
-/** A deploy's Blobs store holding what a build wrote into `blobsDir`, as `netlify deploy` uploads it. */
-export async function deployStoreOf(blobsDir: string | null): Promise<Blobs> {
+/**
+ * A deploy's files as a CDN serves them: `GET /_b/…` answers the release's body file (404 when there
+ * is none, or no release); nothing else is asked of it.
+ */
+export async function deployStoreOf(release: string | null): Promise<Blobs> {
   const reads: string[] = [];
-  const server = new BlobsServer({
-    directory: tempDir('fds-blobs-'),
-    token: TOKEN,
-    onRequest: ({ type, url }) => {
-      // `…/deploy:<deploy id>/<key>`
-      const parts = url.split('?')[0]!.split('/');
-      const at = parts.findIndex((p) => p.startsWith('deploy:'));
-      if (type === 'get' && at >= 0) reads.push(decodeURIComponent(parts.slice(at + 1).join('/')));
-    },
+  const server = http.createServer((req, res) => {
+    const url = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    const m = /^\/_b\/([^/]+)\/([^/]+)$/.exec(url);
+    if (m) reads.push(`${m[1]}/${m[2]}`);
+    const file = m && release ? path.join(release, BODIES_DIR, m[1]!, m[2]!) : null;
+    if (!file || m![1]!.startsWith('.') || m![2]!.startsWith('.') || !fs.existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(fs.readFileSync(file));
   });
-  const { port } = await server.start();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  // The environment's context would win over these options: a function's test may have set it.
-  const held = process.env.NETLIFY_BLOBS_CONTEXT;
-  delete process.env.NETLIFY_BLOBS_CONTEXT;
-  const store = getDeployStore({ deployID: DEPLOY_ID, siteID: SITE_ID, token: TOKEN, edgeURL: url, region: REGION });
-  if (held !== undefined) process.env.NETLIFY_BLOBS_CONTEXT = held;
-  for (const { key, file } of blobsDir ? deployBlobFiles(blobsDir) : [])
-    await store.set(key, new Blob([fs.readFileSync(file)]));
-  reads.length = 0;
-  const context = Buffer.from(
-    JSON.stringify({
-      edgeURL: url,
-      uncachedEdgeURL: url,
-      token: TOKEN,
-      siteID: SITE_ID,
-      deployID: DEPLOY_ID,
-      primaryRegion: REGION,
-    }),
-  ).toString('base64');
-  const event = {
-    blobs: Buffer.from(JSON.stringify({ url, url_uncached: url, token: TOKEN, primary_region: REGION })).toString(
-      'base64',
-    ),
-    siteId: SITE_ID,
-    deployId: DEPLOY_ID,
+  return {
+    url,
+    event: { siteId: SITE_ID, deployId: DEPLOY_ID, url },
+    reads,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
-  return { context, event, reads, close: () => server.stop() };
 }
 
 /** What Netlify hands the function for a request that a rule rewrote to `/.netlify/functions/fds`. */

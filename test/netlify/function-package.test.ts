@@ -1,10 +1,10 @@
 /**
  * The Netlify Function over what `fds build` packs for it (docs/deploying.md): a slim store without the
- * per-match bodies and the deploy's blobs that hold them, read through @netlify/blobs from a deploy
- * store (its own BlobsServer) as Netlify hands it to the function. Every request the contract suite
- * makes, and hostile ones, answer byte for byte what the render core answers over the full store;
- * the contract suite passes against it; the blobs follow the store's changes; and a body that cannot
- * be had is a 503, never a wrong answer.
+ * per-match bodies, and the release's body files (`_b/`) that hold them, fetched over HTTP from the
+ * deploy's files as a CDN serves them. Every request the contract suite makes, and hostile ones, answer
+ * byte for byte what the render core answers over the full store; the contract suite passes against
+ * it; the body files follow the store's changes, linked from the published release when unchanged; and
+ * a body that cannot be had is a 503, never a wrong answer.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { NOW, buildApiStore, clock } from '../api/helpers/api-store.js';
 import type { TargetFactory, TargetResponse } from '../api/helpers/targets.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { openStore } from '../../src/store/db.js';
-import { functionLayout, writeBodyBlobs } from '../../src/netlify/function-package.js';
+import { functionLayout, placeBodies } from '../../src/netlify/function-package.js';
 import { decodeMatchBody, encodeMatchBody } from '../../src/netlify/match-body.js';
 import { deleteMatch, editStore, tempDir } from '../helpers/store.js';
 import { packJson, packSpans, unpackJson } from '../../src/store/blob.js';
@@ -33,7 +33,7 @@ type NetlifyFunction = (request: Request) => Promise<Response>;
 const fds = async (): Promise<NetlifyFunction> =>
   ((await import('../../src/netlify/function.js')) as { default: NetlifyFunction }).default;
 
-/** The function's answer over `slim`, with the deploy's blobs in `blobs`, at the suite's clock. */
+/** The function's answer over `slim`, with the deploy's files served by `blobs`, at the suite's clock. */
 async function ask(
   slim: string,
   blobs: Blobs,
@@ -43,7 +43,7 @@ async function ask(
 ): Promise<TargetResponse> {
   const handler = await fds();
   process.env.FDS_DB = slim;
-  process.env.NETLIFY_BLOBS_CONTEXT = blobs.context;
+  process.env.URL = blobs.url;
   vi.useFakeTimers({ toFake: ['Date'], now: NOW });
   try {
     return await responseOf(await handler(rewrittenToFunction(method, url, headers)));
@@ -52,7 +52,7 @@ async function ask(
   }
 }
 
-/** A build of `store` into a new directory: its release, slim store and blobs. */
+/** A build of `store` into a new directory: its release (with the body files) and slim store. */
 async function packed(store: string) {
   const dir = tempDir('fds-fn-');
   const { summary } = await buildInto(store, path.join(dir, 'dist'));
@@ -61,7 +61,7 @@ async function packed(store: string) {
 
 const isHealth = (url: string) => /^\/(api\/)?health(\?|$)/.test(url);
 
-describe('the function over its slim store and the deploy blobs', () => {
+describe("the function over its slim store and the deploy's body files", () => {
   let full: StoreReader;
   let slim: string;
   let blobsDir: string;
@@ -71,8 +71,8 @@ describe('the function over its slim store and the deploy blobs', () => {
     const store = await buildApiStore();
     const { layout, summary } = await packed(store);
     slim = layout.store;
-    blobsDir = layout.blobs;
-    expect(summary.functionBlobs?.full).toBe(true);
+    blobsDir = summary.release;
+    expect(summary.functionBlobs?.written).toBe(summary.functionBlobs?.count);
     blobs = await deployStoreOf(blobsDir);
     full = StoreReader.open(store);
   });
@@ -107,7 +107,7 @@ describe('the function over its slim store and the deploy blobs', () => {
     } finally {
       db.close();
     }
-    // One blob per match with a body.
+    // One body file per match with a body.
     const withBodies = full.db
       .prepare(
         'SELECT count(*) FROM (SELECT league_slug, match_id FROM match_summaries UNION SELECT league_slug, match_id FROM play_streams)',
@@ -158,7 +158,7 @@ describe('the function over its slim store and the deploy blobs', () => {
     }
   });
 
-  it("reads a match's blob only when a request needs its body, and once for several requests", async () => {
+  it("reads a match's body file only when a request needs its body, and once for several requests", async () => {
     const { league, id } = full.db
       .prepare('SELECT league_slug AS league, match_id AS id FROM play_streams ORDER BY count DESC LIMIT 1')
       .get() as { league: string; id: string };
@@ -172,7 +172,8 @@ describe('the function over its slim store and the deploy blobs', () => {
     expect(blobs.reads).toEqual([]);
     await ask(own, blobs, 'GET', `/get/soccer/${league}/events/${id}/plays?limit=3`);
     await ask(own, blobs, 'GET', `/get/soccer/${league}/summary?event=${id}&fields=meta`);
-    expect(blobs.reads).toEqual([`${league}/${id}`]);
+    expect(blobs.reads).toHaveLength(1);
+    expect(blobs.reads[0]).toMatch(new RegExp(`^${league.replace('.', '\\.')}/${id}-[0-9a-f]{16}\\.bin$`));
   });
 
   it('answers requests in flight together, each with its own bodies', async () => {
@@ -184,7 +185,7 @@ describe('the function over its slim store and the deploy blobs', () => {
     fs.copyFileSync(slim, own);
     const handler = await fds();
     process.env.FDS_DB = own;
-    process.env.NETLIFY_BLOBS_CONTEXT = blobs.context;
+    process.env.URL = blobs.url;
     const urls = ids.flatMap(({ league, id }) => [
       `/get/soccer/${league}/summary?event=${id}&fields=keyEvents,meta`,
       `/get/soccer/${league}/events/${id}/plays?limit=4&page=2`,
@@ -199,7 +200,7 @@ describe('the function over its slim store and the deploy blobs', () => {
     });
   });
 
-  it('answers 503 when the deploy store lacks a blob or holds one of another state, never a wrong body', async () => {
+  it("answers 503 when the deploy's files lack a body or hold one of another state, never a wrong body", async () => {
     const { league, id } = full.db
       .prepare('SELECT league_slug AS league, match_id AS id FROM match_summaries LIMIT 1')
       .get() as { league: string; id: string };
@@ -219,13 +220,13 @@ describe('the function over its slim store and the deploy blobs', () => {
     } finally {
       await empty.close();
     }
-    // The same match's blob with another hash: the store it came from is not this one.
+    // The same match's body file with another hash: the store it came from is not this one.
     const dir = tempDir('fds-stale-');
-    const key = `${league}/${id}`;
-    const body = decodeMatchBody(fs.readFileSync(path.join(blobsDir, key, 'blob')));
-    fs.mkdirSync(path.join(dir, key), { recursive: true });
+    const { key, file } = deployBlobFiles(blobsDir).find((f) => f.key.startsWith(`${league}/${id}-`))!;
+    const body = decodeMatchBody(fs.readFileSync(file));
+    fs.mkdirSync(path.join(dir, '_b', league), { recursive: true });
     fs.writeFileSync(
-      path.join(dir, key, 'blob'),
+      path.join(dir, '_b', key),
       encodeMatchBody({ ...body, summary: { ...body.summary!, hash: 'stale' } }),
     );
     const stale = await deployStoreOf(dir);
@@ -245,18 +246,18 @@ describe('the function over its slim store and the deploy blobs', () => {
   });
 });
 
-describe('the deploy blobs across builds', () => {
-  it('are written again only for the matches a sync changed, and equal a full write', async () => {
+describe('the body files across builds', () => {
+  it('are written again only for the matches a sync changed, linked otherwise, and equal a full write', async () => {
     const store = await demoStore({ leagues: ['eng.1'] });
     const dir = tempDir('fds-fn-');
     const out = path.join(dir, 'dist');
     const first = await buildInto(store, out);
     const count = first.summary.functionBlobs!.count;
-    expect(first.summary.functionBlobs).toMatchObject({ full: true, written: count });
+    expect(first.summary.functionBlobs).toMatchObject({ written: count, linked: 0 });
     expect(count).toBeGreaterThan(10);
-    // Nothing changed: nothing written.
+    // Nothing changed: nothing published.
     const same = await buildInto(store, out);
-    expect(same.summary.functionBlobs).toMatchObject({ full: false, written: 0, count });
+    expect(same.summary.published).toBe(false);
     // One match's summary edited, another match deleted, as a sync would log them.
     const rows = (() => {
       const db = openStore(store);
@@ -291,20 +292,47 @@ describe('the deploy blobs across builds', () => {
     );
     deleteMatch(store, 'eng.1', gone.id, gone.day);
     const next = await buildInto(store, out);
-    expect(next.summary.functionBlobs).toMatchObject({ full: false, written: 1, removed: 1, count: count - 1 });
+    // Every unchanged body kept (the tree the build started from shares it with the published
+    // release) or linked from it; only the edited one written.
+    expect(next.summary.functionBlobs).toMatchObject({ written: 1, count: count - 1 });
+    const release = next.summary.release;
+    const unchanged = deployBlobFiles(release).filter(({ key }) => !key.startsWith(`eng.1/${edited.id}-`));
+    for (const { file } of unchanged) {
+      const before = path.join(first.summary.release, path.relative(release, file));
+      expect(fs.statSync(file).ino, file).toBe(fs.statSync(before).ino);
+    }
     const layout = functionLayout(out);
     const reader = StoreReader.open(store);
-    const fresh = path.join(tempDir('fds-fresh-'), 'blobs');
+    const fresh = tempDir('fds-fresh-');
     try {
-      writeBodyBlobs(reader, fresh, null);
+      expect(placeBodies(reader, fresh, null)).toMatchObject({ written: count - 1, linked: 0 });
     } finally {
       reader.close();
     }
     const contents = (d: string) =>
       Object.fromEntries(deployBlobFiles(d).map(({ key, file }) => [key, fs.readFileSync(file).toString('base64')]));
-    expect(contents(layout.blobs)).toEqual(contents(fresh));
-    // And the function answers the edited summary from its new blob.
-    const blobs = await deployStoreOf(layout.blobs);
+    expect(contents(release)).toEqual(contents(fresh));
+    // The next build starts from an older tree: it is brought to the store's names.
+    editStore(
+      store,
+      (db) => {
+        db.prepare("UPDATE match_summaries SET hash = 'edited again' WHERE league_slug = 'eng.1' AND match_id = ?").run(
+          edited.id,
+        );
+      },
+      [['summary', 'eng.1', edited.id]],
+    );
+    const third = await buildInto(store, out);
+    const again = StoreReader.open(store);
+    const fresher = tempDir('fds-fresh-');
+    try {
+      placeBodies(again, fresher, null);
+    } finally {
+      again.close();
+    }
+    expect(contents(third.summary.release)).toEqual(contents(fresher));
+    // And the function answers the edited summary from its new body file.
+    const blobs = await deployStoreOf(third.summary.release);
     try {
       const url = `/get/soccer/eng.1/summary?event=${edited.id}&fields=news`;
       const got = await ask(layout.store, blobs, 'GET', url);
@@ -321,11 +349,11 @@ function slimFunctionTarget(): TargetFactory {
     let slim = '/nonexistent/missing.sqlite';
     let blobs: Blobs;
     if (file) {
-      const { layout } = await packed(file);
+      const { layout, summary } = await packed(file);
       // Health names the store by its file: the suite expects the name of the store it gave.
       slim = path.join(tempDir('fds-slim-'), path.basename(file));
       fs.copyFileSync(layout.store, slim);
-      blobs = await deployStoreOf(layout.blobs);
+      blobs = await deployStoreOf(summary.release);
     } else blobs = await deployStoreOf(null);
     return {
       name: 'netlify function (slim store)',
@@ -335,6 +363,6 @@ function slimFunctionTarget(): TargetFactory {
   };
 }
 
-describe('API contract: the Netlify Function over its slim store and the deploy blobs', () => {
+describe("API contract: the Netlify Function over its slim store and the deploy's body files", () => {
   contractSuite(slimFunctionTarget());
 });

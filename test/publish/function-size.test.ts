@@ -48,7 +48,7 @@ describe('the fallback function archive', () => {
   it('counts the store, the compiled code and the packages the code needs', () => {
     const size = functionBundleSize(small);
     expect(size.store.bytes).toBe(fs.statSync(small).size);
-    // better-sqlite3 with its native module, zod, hash-wasm and @netlify/blobs.
+    // better-sqlite3 with its native module, zod and hash-wasm.
     expect(size.packages.bytes).toBeGreaterThan(2_000_000);
     expect(size.code.bytes).toBeGreaterThan(100_000);
     expect(size.total.bytes).toBe(size.store.bytes + size.code.bytes + size.packages.bytes + BUNDLER_ALLOWANCE.bytes);

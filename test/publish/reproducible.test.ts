@@ -23,8 +23,10 @@ describe('reproducible build', () => {
       const b = await buildInto(db, undefined, { workers: 2 });
       expect(a.out).not.toBe(b.out);
       expect([a.summary.workers, b.summary.workers]).toEqual([0, 2]);
-      // The rendered files, _redirects, _headers, the manifest, build.json, and the front door's assets.
-      expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 4 + ASSET_FILES.length);
+      // The rendered files, _redirects, _headers, the manifest, build.json, the front door's assets,
+      // and the function's body files.
+      const bodies = a.summary.functionBlobs!.count;
+      expect(Object.keys(contents(a.out)).length).toBe(a.summary.files + 4 + ASSET_FILES.length + bodies);
       expect(contents(b.out)).toEqual(contents(a.out));
     },
   );

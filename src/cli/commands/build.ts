@@ -4,6 +4,7 @@ import { dropPrestarted } from '../../publish/render/render-pool.js';
 import { build, BuildError, predictScope } from '../../publish/build.js';
 import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
+import type { DeployUpload } from '../../netlify/deploy-upload.js';
 import { DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules/rule-settings.js';
 import type { Router } from '../../publish/rules/rule-settings.js';
 import { EDGE_LIMIT_BYTES, EdgeError } from '../../netlify/edge/bundle.js';
@@ -36,10 +37,10 @@ const n = thousands;
 export function summaryLine(s: BuildSummary, out: string): string {
   const kb = (bytes: number) => `${(bytes / 1e3).toFixed(1)} kB`;
   const secs = `${s.seconds.toFixed(1)}s`;
-  // `function: 3.1 MB zipped of 50, 12.0 MB of 250 unzipped, 5,312 body blobs (12 written)`
+  // `function: 3.1 MB zipped of 50, 12.0 MB of 250 unzipped, 5,312 body files (12 written)`
   const fn = s.functionSize
     ? `; ${describeFunctionSize(s.functionSize)}` +
-      (s.functionBlobs ? `, ${n(s.functionBlobs.count)} body blobs (${n(s.functionBlobs.written)} written)` : '')
+      (s.functionBlobs ? `, ${n(s.functionBlobs.count)} body files (${n(s.functionBlobs.written)} written)` : '')
     : '';
   if (s.mode === 'unchanged' || !s.rules || !s.reach) {
     const stays = `${out} stays ${path.basename(s.release)}`;
@@ -67,6 +68,31 @@ export function summaryLine(s: BuildSummary, out: string): string {
     `(${n(s.added)} new, ${n(s.changed)} changed), ` +
     `${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ${rules}${edge}; ${reach}${fn}; ` +
     `${where} in ${secs}`
+  );
+}
+
+const pct = (part: number, whole: number) => `${whole ? ((100 * part) / whole).toFixed(1) : '0.0'} %`;
+
+/**
+ * What deploying the published release uploads (netlify/deploy-upload.ts), against the release the
+ * site last received:
+ * `deploy against r-000041: 812 files / 3.2 MB new to the site of 35,120 files / 712.0 MB (0.4 %),
+ * bodies 12 / 0.5 MB new of 5,414 / 45.1 MB, function archive 7.9 MB (changed): uploads 11.1 MB,
+ * 1.5 % of a first deploy's 720.0 MB`.
+ */
+export function deployLine(d: DeployUpload): string {
+  const amount = (a: { files: number; bytes: number }) => `${n(a.files)} files / ${mb(a.bytes)}`;
+  const against = d.against
+    ? `deploy against ${path.basename(d.against)}`
+    : `deploy: first deploy${d.missing ? ` (${path.basename(d.missing)}, the release the site last received, is gone)` : ''}`;
+  const archive = d.archive
+    ? `, function archive ${mb(d.archive.bytes)} (${d.archive.changed ? 'changed' : 'unchanged, not uploaded'})`
+    : '';
+  return (
+    `${against}: ${amount(d.newFiles)} new to the site of ${amount(d.files)} ` +
+    `(${pct(d.newFiles.bytes, d.files.bytes)}), bodies ${n(d.newBodies.files)} / ${mb(d.newBodies.bytes)} new ` +
+    `of ${n(d.bodies.files)} / ${mb(d.bodies.bytes)}${archive}: uploads ${mb(d.upload)}, ` +
+    `${pct(d.upload, d.firstUpload)} of a first deploy's ${mb(d.firstUpload)}`
   );
 }
 
@@ -134,6 +160,7 @@ export function buildCommand(): Command {
         });
         progress.finish();
         process.stdout.write(`${summaryLine(summary, f.out)}\n`);
+        if (summary.deploy) process.stdout.write(`${deployLine(summary.deploy)}\n`);
         if (f.purge.length) await purgeAfterBuild(f.purge, summary.changedTags);
       } catch (err) {
         progress.finish();

@@ -13,8 +13,8 @@ export const DEFAULT_RULE_BUDGET = 10_000;
 export type Router = 'rules' | 'edge';
 export const ROUTERS: readonly Router[] = ['rules', 'edge'];
 
-/** Page rules at most: one per front-door asset, and `/_s/*`. */
-const MAX_PAGE_RULES = ASSET_FILES.length + 1;
+/** Page rules at most: one per front-door asset, `/_s/*` (edge router) and `/_b/*` (the function's bodies). */
+const MAX_PAGE_RULES = ASSET_FILES.length + 2;
 
 export class RuleError extends Error {}
 

@@ -6,6 +6,7 @@ import type { OutputFs } from '../../util/lines.js';
 import type { RequestForm } from '../plan/plan.js';
 import { STATIC_PREFIX } from '../../release/file-name.js';
 import { ASSET_DIR, ASSET_FILES } from '../../frontdoor/paths.js';
+import { BODIES_DIR } from '../../netlify/function-store.js';
 import type { Router } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
 
@@ -58,6 +59,8 @@ export function pageRules(dir: string, router: Router, fs: OutputFs = nodeFs): s
     if (fs.existsSync(path.join(dir, file))) rules.push(`/${file} /${file} 200!`);
   }
   if (router === 'edge') rules.push(`/${STATIC_PREFIX}/* /${STATIC_PREFIX}/:splat 200!`);
+  // The per-match bodies the Netlify Function fetches from its own deploy (netlify/function-package.ts).
+  if (fs.existsSync(path.join(dir, BODIES_DIR))) rules.push(`/${BODIES_DIR}/* /${BODIES_DIR}/:splat 200!`);
   return rules;
 }
 
