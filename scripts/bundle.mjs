@@ -55,3 +55,29 @@ if (locales.length) {
     `the bundle holds ${locales.length} of zod's locales: import zod as \`import * as z from 'zod'\`, not \`import { z }\``,
   );
 }
+
+// The Netlify Function (netlify/functions/fds.mjs imports it): the compiled function with everything
+// it loads but better-sqlite3 (a native addon, shipped as installed) in one minified module. A cold
+// function pays for each module Node loads — zod alone is ~80 files — so the import of the compiled
+// tree took ~150 ms, this one ~50 (docs/deploying.md, "Cold start"). It sits beside the compiled
+// function, two levels below the package, so paths found from `import.meta.url` hold.
+const fn = await esbuild.build({
+  absWorkingDir: root,
+  metafile: true,
+  entryPoints: { 'function.bundle': 'build/netlify/function.js' },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outdir: path.join(root, 'build/netlify'),
+  external: ['better-sqlite3'],
+  banner: {
+    js: "import { createRequire as __fdsRequire } from 'node:module'; const require = __fdsRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+const fnLocales = Object.keys(Object.values(fn.metafile.outputs)[0].inputs).filter((f) =>
+  /zod\/v4\/locales\/(?!en\.js)/.test(f),
+);
+if (fnLocales.length) throw new Error(`the function's bundle holds ${fnLocales.length} of zod's locales`);
