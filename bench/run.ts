@@ -27,6 +27,8 @@ const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
     args: ['--db', '.tmp/bench/scale-1/demo.sqlite', '--runs', '3'],
   },
   { name: 'function, three seasons', script: 'bench/function-cold.ts', args: ['--seasons', '3', '--runs', '3'] },
+  // What a Netlify deploy uploads after one demo minute of a matchday, against the first deploy.
+  { name: 'deploy upload', script: 'bench/deploy-upload.ts' },
   // fds live behind Varnish: how old an answer at the edge is, end to end.
   { name: 'edge age', script: 'bench/edge-age.ts' },
   // What the ESPN sync asks on a busy matchday of 16 leagues, per live cycle and per hour.

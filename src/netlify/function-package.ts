@@ -168,8 +168,8 @@ function bodyTags(store: StoreReader): Map<string, Map<string, string>> {
     .all() as Array<[string, string, string | null, string | null]>;
   const out = new Map<string, Map<string, string>>();
   for (const [league, id, s, p] of rows) {
-    let ids = out.get(league);
-    if (!ids) out.set(league, (ids = new Map()));
+    const ids = out.get(league) ?? new Map<string, string>();
+    out.set(league, ids);
     ids.set(id, bodyTag(s, p));
   }
   return out;
