@@ -156,6 +156,13 @@ export function homeAwayOrder<T extends { homeAway: 'home' | 'away' }>(competito
 /** The last path segment after `/{segment}/` in an ESPN `$ref` URL: `…/teams/364?lang=en` → `364`. */
 export function idFromRef(ref: string | undefined, segment: string): string | null {
   if (!ref) return null;
-  const m = new RegExp(`/${segment}/([^/?#]+)`).exec(ref);
-  return m?.[1] ?? null;
+  let re = REF_SEGMENTS.get(segment);
+  if (!re) {
+    re = new RegExp(`/${segment}/([^/?#]+)`);
+    REF_SEGMENTS.set(segment, re);
+  }
+  return re.exec(ref)?.[1] ?? null;
 }
+
+/** idFromRef's pattern per segment, compiled once: a sync resolves a few refs per play, a million at real weight. */
+const REF_SEGMENTS = new Map<string, RegExp>();

@@ -5,7 +5,8 @@
  */
 import zlib from 'node:zlib';
 import { objectSpans } from '../util/json-spans.js';
-import { CLOSE_BRACKET, COMMA, OPEN_BRACKET } from '../util/json-bytes.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACKET } from '../util/json-bytes.js';
+import { hashJoined } from '../util/hash.js';
 
 export function packJson(text: string | Buffer): Buffer {
   return zlib.deflateRawSync(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, { level: 6 });
@@ -47,6 +48,25 @@ export function packEnds(byteLengths: readonly number[]): Buffer {
 }
 
 /**
+ * Records as a stream is stored (`streamOf`), from their JSON texts, with the stream's content hash,
+ * `contentHash(head, ...texts)` — the texts encoded once for both: hashed NUL-separated, and the
+ * separators then become the array's brackets and commas.
+ */
+export function streamOfTexts(head: string, texts: readonly string[]): { bytes: Buffer; ends: Buffer; hash: string } {
+  if (head.length !== 1 || head.charCodeAt(0) > 0x7f) throw new Error('a stream head is one ASCII character');
+  if (texts.length === 0) return { ...streamOf([]), hash: hashJoined(Buffer.from(`${head}\0`)) };
+  // [head, NUL, t0, NUL, t1, …, NUL], hashed; then from the first NUL on: [`[`, t0, `,`, t1, …, `]`].
+  const { bytes: all, lengths } = encodeJoined(`${head}\0`, texts, () => 0, 0);
+  const hash = hashJoined(all);
+  const ends = packEnds(lengths);
+  const bytes = all.subarray(1);
+  bytes[0] = OPEN_BRACKET;
+  for (let i = 0; i < texts.length - 1; i++) bytes[ends.readUInt32LE(4 * i)] = COMMA;
+  bytes[bytes.length - 1] = CLOSE_BRACKET;
+  return { bytes, ends, hash };
+}
+
+/**
  * Records as a stream is stored: one JSON array of them, separated by single commas (the bytes a
  * page slices), and where each ends in it (`packEnds`). Not yet compressed.
  */
@@ -78,6 +98,57 @@ export function spanAt(ends: Buffer, i: number): [number, number] | undefined {
  */
 export function packSpans(json: Uint8Array): string {
   return JSON.stringify(Object.fromEntries(objectSpans(json)));
+}
+
+/**
+ * A summary's sections serialized as JSON.stringify would serialize the object holding them in this
+ * order (`{"a":…,"b":…}`), as UTF-8 bytes, with their spans as `packSpans` gives them — taken while
+ * encoding the sections instead of scanning the bytes afterwards. Every section is JSON data (no
+ * undefined, functions or toJSON at the top).
+ */
+export function sectionsJson(sections: ReadonlyArray<readonly [string, string]>): {
+  bytes: Buffer;
+  spans: string;
+} {
+  const texts = sections.flatMap(([key, json]) => [`${JSON.stringify(key)}:`, json]);
+  const { bytes, lengths } = encodeJoined('{', texts, (i) => (i % 2 === 0 ? -1 : COMMA), CLOSE_BRACE);
+  const spans: Record<string, [number, number]> = {};
+  let at = 1;
+  sections.forEach(([key], i) => {
+    const start = at + lengths[2 * i]!;
+    at = start + lengths[2 * i + 1]!;
+    spans[key] = [start, at];
+    at += 1;
+  });
+  return { bytes, spans: JSON.stringify(spans) };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * `open`, the texts and `close` as UTF-8 bytes, with `separator(i)` (a byte; -1 for none) after each
+ * text but the last, encoded in one pass, and each text's byte length.
+ */
+function encodeJoined(
+  open: string,
+  texts: readonly string[],
+  separator: (i: number) => number,
+  close: number,
+): { bytes: Buffer; lengths: number[] } {
+  let cap = open.length * 3 + 1 + texts.length;
+  for (const t of texts) cap += 3 * t.length;
+  const out = Buffer.allocUnsafe(cap);
+  let at = encoder.encodeInto(open, out).written;
+  const lengths = new Array<number>(texts.length);
+  texts.forEach((t, i) => {
+    const n = encoder.encodeInto(t, out.subarray(at)).written;
+    lengths[i] = n;
+    at += n;
+    const sep = i < texts.length - 1 ? separator(i) : -1;
+    if (sep >= 0) out[at++] = sep;
+  });
+  out[at++] = close;
+  return { bytes: out.subarray(0, at), lengths };
 }
 
 /** The spans `packSpans` stored, as text. */

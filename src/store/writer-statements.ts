@@ -28,7 +28,7 @@ export function writerStatements(db: DB) {
         hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot
       WHERE matches.hash IS NOT excluded.hash`),
     storedSummary: db.prepare(
-      'SELECT sections, hash, key_event_ids AS keyEvents FROM match_summaries WHERE league_slug = ? AND match_id = ?',
+      'SELECT sections, section_spans AS spans, hash, key_event_ids AS keyEvents FROM match_summaries WHERE league_slug = ? AND match_id = ?',
     ),
     upsertSummary: db.prepare(`
       INSERT INTO match_summaries (league_slug, match_id, sections, section_spans, key_event_ids, hash, last_synced_at, snapshot)

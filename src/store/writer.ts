@@ -19,7 +19,8 @@ import type {
 } from './records.js';
 import { SUMMARY_SECTIONS, isFlagged, mergeClub } from './records.js';
 import { contentHash } from '../util/hash.js';
-import { packJson, packSpans, streamOf, unpackJson } from './blob.js';
+import { packJson, sectionsJson, spansOf, streamOfTexts, unpackBytes } from './blob.js';
+import { objectSpans } from '../util/json-spans.js';
 import type { ChangeKind } from './snapshots.js';
 import { writerStatements } from './writer-statements.js';
 import { eventText } from './shape/event.js';
@@ -27,6 +28,21 @@ import type { StoredStream } from './important.js';
 import { importantOfStored, importantStream } from './important.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+
+/**
+ * A stored summary's sections as JSON texts, by name: undefined for a section it lacks or holds
+ * empty (null, []). Cut out by the stored spans (or, lacking them, by scanning).
+ */
+function storedSections(stored: { sections: Buffer; spans: string | null }): (key: string) => string | undefined {
+  const bytes = unpackBytes(stored.sections);
+  const spans = stored.spans ? spansOf(stored.spans) : objectSpans(bytes);
+  return (key) => {
+    const span = spans.get(key);
+    if (!span) return undefined;
+    const text = bytes.subarray(span[0], span[1]).toString('utf8');
+    return text === 'null' || text === '[]' ? undefined : text;
+  };
+}
 
 export class StoreWriter {
   private readonly s;
@@ -102,21 +118,23 @@ export class StoreWriter {
     now: string,
   ): number {
     const stored = this.s.storedSummary.get(league, matchId) as
-      | { sections: Buffer; hash: string; keyEvents: string | null }
+      | { sections: Buffer; spans: string | null; hash: string; keyEvents: string | null }
       | undefined;
-    const merged: SummarySections = {};
-    const old = stored ? (JSON.parse(unpackJson(stored.sections)) as SummarySections) : {};
+    // Each section as JSON; one the provider left empty keeps its stored text, cut out of the stored
+    // summary by its spans rather than parsed (stored JSON.stringify output round-trips as itself).
+    const old = stored ? storedSections(stored) : undefined;
+    const members: Array<[string, string]> = [];
     for (const key of SUMMARY_SECTIONS) {
       const next = sections[key];
-      const value = isEmpty(next) && !isEmpty(old[key]) ? old[key] : next;
-      if (value !== undefined) merged[key] = value;
+      const kept = isEmpty(next) ? old?.(key) : undefined;
+      if (kept !== undefined) members.push([key, kept]);
+      else if (next !== undefined) members.push([key, JSON.stringify(next)]);
     }
-    const json = JSON.stringify(merged);
-    const hash = contentHash(json);
+    const { bytes, spans } = sectionsJson(members);
+    const hash = contentHash(bytes);
     const ids = JSON.stringify(keyEventIds);
     if (stored?.hash === hash) return 0;
-    const bytes = Buffer.from(json, 'utf8');
-    const row = [league, matchId, packJson(bytes), packSpans(bytes), ids, hash, now, this.snapshot];
+    const row = [league, matchId, packJson(bytes), spans, ids, hash, now, this.snapshot];
     const changed = this.s.upsertSummary.run(...row).changes;
     if (changed) this.log('summary', league, matchId);
     // What reads only which plays are key events (important plays pages) need not follow every summary change.
@@ -192,12 +210,13 @@ export class StoreWriter {
 
   replacePlays(league: string, matchId: string, plays: PlayRecord[], complete: boolean, now: string): number {
     if (plays.length === 0) return 0;
-    const json = plays.map((p) => JSON.stringify(p));
-    const hash = contentHash(complete ? '1' : '0', ...json);
-    if (this.s.streamHash.get(league, matchId) === hash) return 0;
     // The stream as one JSON array (the bytes the API splices), with each play's id and flag, and
-    // where each play ends in it, beside it.
-    const { bytes, ends } = streamOf(json.map((j) => Buffer.from(j, 'utf8')));
+    // where each play ends in it, beside it; its hash is contentHash(complete, ...plays' JSON).
+    const { bytes, ends, hash } = streamOfTexts(
+      complete ? '1' : '0',
+      plays.map((p) => JSON.stringify(p)),
+    );
+    if (this.s.streamHash.get(league, matchId) === hash) return 0;
     const flags = JSON.stringify(plays.map((p) => [p.id, isFlagged(p) ? 1 : 0]));
     const keyEvents = (this.s.keyEventsOf.get(league, matchId) as string | undefined) ?? null;
     const key = importantStream(bytes, ends, flags, keyEvents);

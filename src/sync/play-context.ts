@@ -1,6 +1,6 @@
 /** What the store knows about a match's people, used to put names on core plays' `$ref` links. */
 import type { DB } from '../store/db.js';
-import { unpackBytes } from '../store/blob.js';
+import { spansOf, summarySize, unpackBytes } from '../store/blob.js';
 import { objectSpans } from '../util/json-spans.js';
 import type { MatchRecord, PlayerRecord, SummarySections } from '../store/records.js';
 import type { AthleteInfo, PlayContext, TeamInfo } from '../espn/map-plays.js';
@@ -20,8 +20,26 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
   const s = {
     match: db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck(),
     players: db.prepare('SELECT club_id, record_json FROM players WHERE club_id = ?'),
-    sections: db.prepare('SELECT sections FROM match_summaries WHERE league_slug = ? AND match_id = ?').pluck(),
+    sections: db.prepare(
+      'SELECT sections, section_spans AS spans FROM match_summaries WHERE league_slug = ? AND match_id = ?',
+    ),
     club: db.prepare('SELECT record_json FROM clubs WHERE id = ?').pluck(),
+    rosterHash: db.prepare('SELECT hash FROM rosters WHERE club_id = ?').pluck(),
+  };
+  // A club's squad as the store holds it, parsed once per roster hash rather than once per match.
+  const squads = new Map<string, { hash: unknown; athletes: Array<[string, AthleteInfo]> }>();
+  const squad = (clubId: string): Array<[string, AthleteInfo]> => {
+    const hash = s.rosterHash.get(clubId);
+    const known = squads.get(clubId);
+    if (known && hash !== undefined && known.hash === hash) return known.athletes;
+    const athletes = (s.players.all(clubId) as Array<{ club_id: string; record_json: string }>).map(
+      (row): [string, AthleteInfo] => {
+        const p = JSON.parse(row.record_json) as PlayerRecord;
+        return [p.id, { displayName: p.displayName, jersey: p.jersey, teamId: row.club_id }];
+      },
+    );
+    squads.set(clubId, { hash, athletes });
+    return athletes;
   };
   return (league, matchId) => {
     const teams = new Map<string, TeamInfo>();
@@ -35,12 +53,9 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
 
     // Club rosters first, then the match lineups: the lineup is the better source for this match.
     for (const c of match?.competitors ?? []) {
-      for (const row of s.players.all(c.team.id) as Array<{ club_id: string; record_json: string }>) {
-        const p = JSON.parse(row.record_json) as PlayerRecord;
-        athletes.set(p.id, { displayName: p.displayName, jersey: p.jersey, teamId: row.club_id });
-      }
+      for (const [id, info] of squad(c.team.id)) athletes.set(id, info);
     }
-    const rostersJson = rostersOf(s.sections.get(league, matchId) as Buffer | undefined);
+    const rostersJson = rostersOf(s.sections.get(league, matchId) as StoredSummary | undefined);
     const rosters = rostersJson ? (JSON.parse(rostersJson) as SummarySections['rosters']) : [];
     for (const side of (Array.isArray(rosters) ? rosters : []) as LineupTeam[]) {
       const teamId = str(side.team?.id);
@@ -67,10 +82,19 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
   };
 }
 
-/** Only the lineups are needed: cut them out of the summary's text rather than parsing all of it. */
-function rostersOf(sections: Buffer | undefined): string | undefined {
-  if (!sections) return undefined;
-  const bytes = unpackBytes(sections);
-  const span = objectSpans(bytes).get('rosters');
+interface StoredSummary {
+  sections: Buffer | null;
+  spans: string | null;
+}
+
+/**
+ * Only the lineups are needed: cut them out of the summary's text rather than parsing all of it, by
+ * the spans stored beside it (or, lacking them, by scanning it).
+ */
+function rostersOf(stored: StoredSummary | undefined): string | undefined {
+  if (!stored?.sections) return undefined;
+  const spans = stored.spans ? spansOf(stored.spans) : undefined;
+  const bytes = unpackBytes(stored.sections, spans && summarySize(spans));
+  const span = (spans ?? objectSpans(bytes)).get('rosters');
   return span && bytes.subarray(span[0], span[1]).toString('utf8');
 }
