@@ -21,12 +21,7 @@ describe('blob encoding in one pass', () => {
   });
 
   it('streamOfTexts gives streamOf bytes and ends, and contentHash of the texts', () => {
-    for (const texts of [
-      ['{"a":1}', '{"b":"Łódź"}', '{"c":"😀"}'],
-      ['{"a":1}'],
-      ['{"x":"plain"}', '{"y":2}'],
-      [],
-    ]) {
+    for (const texts of [['{"a":1}', '{"b":"Łódź"}', '{"c":"😀"}'], ['{"a":1}'], ['{"x":"plain"}', '{"y":2}'], []]) {
       const expected = streamOf(texts.map((t) => Buffer.from(t, 'utf8')));
       const got = streamOfTexts('1', texts);
       expect(got.bytes.equals(expected.bytes)).toBe(true);
