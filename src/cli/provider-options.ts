@@ -120,7 +120,7 @@ export function providerOptions(): Option[] {
       .default(1),
     new Option('--weight <w>', "demo: payload weight: real (ESPN's sizes) or light (compact)")
       .choices(['real', 'light'])
-      .default('light'),
+      .default('real'),
     new Option('--base-url <origin>', 'espn: site API origin')
       .argParser(parseOrigin('--base-url'))
       .default('https://site.api.espn.com'),

@@ -97,7 +97,7 @@ describe('a demo store (one league)', () => {
     const file = path.join(tempDir('fds-demo-'), 'demo.sqlite');
     const db = openStore(file);
     const instant = demoReferenceInstant('20260321');
-    await runSync(db, createDemoProvider({ seed: 7, today: '20260321', scale: 1 }), {
+    await runSync(db, createDemoProvider({ seed: 7, today: '20260321', scale: 1, weight: 'light' }), {
       leagues: ['eng.1'],
       concurrency: 8,
       clock: () => instant,

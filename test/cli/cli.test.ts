@@ -117,7 +117,10 @@ describe('fds command line', () => {
     };
     const demo = (...args: string[]) => {
       const db = path.join(tempDir(), 'demo.sqlite');
-      return { db, ...fds('sync', '--provider', 'demo', '--leagues', 'sco.1', '--db', db, ...args) };
+      return {
+        db,
+        ...fds('sync', '--provider', 'demo', '--weight', 'light', '--leagues', 'sco.1', '--db', db, ...args),
+      };
     };
 
     it('runs at the instant --now gives and stamps everything it writes with it', () => {

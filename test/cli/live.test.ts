@@ -70,7 +70,7 @@ describe('fds live', { timeout: 180_000 }, () => {
     const start = matchdayNoon(['eng.1']);
     const day = dayOf(start);
     const live = startLive([
-      ...['--leagues', 'eng.1', '--every', '1', '--port', '0', '--workers', '0'],
+      ...['--leagues', 'eng.1', '--weight', 'light', '--every', '1', '--port', '0', '--workers', '0'],
       ...['--db', path.join(dir, 'store.sqlite'), '--out', out, '--start', iso(start), '--no-from-matchday'],
     ]);
     running = live.child;

@@ -121,7 +121,7 @@ describe('the demo calendar', () => {
     expect(nextMatchdayStart(1, 1, start)).toBe(start);
     const engStart = nextMatchdayStart(1, 1, wednesday, ['eng.1']);
     expect(engStart).toBeGreaterThanOrEqual(start);
-    const provider = createDemoProvider({ seed: 1, now: new Date(engStart + 60_000), scale: 1 });
+    const provider = createDemoProvider({ seed: 1, now: new Date(engStart + 60_000), scale: 1, weight: 'light' });
     const day = new Date(engStart).toISOString().slice(0, 10).replaceAll('-', '');
     const board = (await provider.scoreboard('eng.1', day)) as {
       events: Array<{ date: string; status: { type: { state: string } } }>;

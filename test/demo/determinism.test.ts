@@ -61,7 +61,7 @@ describe('demo provider determinism', { timeout: 180_000 }, () => {
     });
     const now = matchdayNoon(['eng.1'], TODAY, 3);
     const sample = async () => {
-      const p = createDemoProvider({ seed: 3, now, scale: 1 });
+      const p = createDemoProvider({ seed: 3, now, scale: 1, weight: 'light' });
       const days = await p.scoreboardDates('eng.1');
       const ids = (await p.eventIds('eng.1', [])).filter((_, i) => i % 23 === 0);
       return {
@@ -88,8 +88,8 @@ describe('demo provider determinism', { timeout: 180_000 }, () => {
   });
 
   it('generates the same payload whatever order it is asked in', async () => {
-    const p1 = createDemoProvider({ seed: 5, today: TODAY, scale: 1 });
-    const p2 = createDemoProvider({ seed: 5, today: TODAY, scale: 1 });
+    const p1 = createDemoProvider({ seed: 5, today: TODAY, scale: 1, weight: 'light' });
+    const p2 = createDemoProvider({ seed: 5, today: TODAY, scale: 1, weight: 'light' });
     const ids = await p1.eventIds('ita.1', []);
     const probe = ids.filter((_, i) => i % 61 === 0);
     expect(probe.length).toBeGreaterThan(2);

@@ -42,7 +42,11 @@ export interface DemoStore {
 
 /** Sync into an existing store with the demo clock at `now`, stamping the sync with that clock as the CLI does. */
 export function syncAt(db: DB, leagues: readonly string[], now: Date, seed = 1, scale = 1): Promise<SyncReport> {
-  return runSync(db, createDemoProvider({ seed, now, scale }), { leagues, concurrency: 8, clock: () => now });
+  return runSync(db, createDemoProvider({ seed, now, scale, weight: 'light' }), {
+    leagues,
+    concurrency: 8,
+    clock: () => now,
+  });
 }
 
 /** A demo sync into a fresh store at `now` (or noon of `today`); by default a matchday noon of the leagues. */

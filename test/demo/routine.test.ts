@@ -53,7 +53,7 @@ function routineSync(db: DB, now: Date, leagues = LEAGUES) {
   const clock = () => now;
   const window = { from: ymd(addDays(now, -1)), to: ymd(addDays(now, 1)) };
   const { provider, calls } = recording(
-    createDemoProvider({ seed: 1, now, scale: 1, routine: storeRoutine(() => db, clock, window) }),
+    createDemoProvider({ seed: 1, now, scale: 1, weight: 'light', routine: storeRoutine(() => db, clock, window) }),
   );
   return runSync(db, provider, { leagues, concurrency: 8, clock }).then((report) => ({ report, calls }));
 }

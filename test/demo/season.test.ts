@@ -231,14 +231,14 @@ describe('demo season in the store', () => {
 describe('demo provider options', () => {
   it('scales the number of matchdays with --scale', async () => {
     const count = async (scale: number) =>
-      (await createDemoProvider({ seed: 1, today: TODAY, scale }).eventIds('sco.1', [])).length;
+      (await createDemoProvider({ seed: 1, today: TODAY, scale, weight: 'light' }).eventIds('sco.1', [])).length;
     expect(await count(1)).toBe(18 * 17);
     expect(await count(2)).toBe(2 * 18 * 17);
     expect(await count(0.5)).toBe(17 * 9);
   });
 
   it('has nothing for unknown leagues, events or clubs, and no play stream before kickoff', async () => {
-    const p = createDemoProvider({ seed: 1, today: TODAY, scale: 1 });
+    const p = createDemoProvider({ seed: 1, today: TODAY, scale: 1, weight: 'light' });
     expect(await p.scoreboardDates('xyz.1')).toEqual([]);
     expect(await p.summary('eng.1', '1')).toBeUndefined();
     expect(await p.roster('eng.1', '1')).toBeUndefined();

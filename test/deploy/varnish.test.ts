@@ -310,6 +310,8 @@ describe.skipIf(missing !== null)('fds live behind Varnish, purging on publish',
   const common = [
     '--provider',
     'demo',
+    '--weight',
+    'light',
     '--leagues',
     'eng.1',
     '--db',

@@ -48,7 +48,11 @@ describe('fds live cycles', { timeout: 180_000 }, () => {
       const clock = () => at;
       const window = { from: ymd(addDays(at, -1)), to: ymd(addDays(at, 1)) };
       const routine = i === 0 ? undefined : storeRoutine(() => db, clock, window);
-      const report = await runCycle(deps, createDemoProvider({ seed: 1, now: at, scale: SCALE, routine }), at);
+      const report = await runCycle(
+        deps,
+        createDemoProvider({ seed: 1, now: at, scale: SCALE, routine, weight: 'light' }),
+        at,
+      );
       expect(report.sync.failures).toEqual([]);
       expect(report.build?.published, `cycle ${i + 1}`).toBe(true);
       // The default fallback is the Netlify Function, but the loop deploys nothing to Netlify.

@@ -101,7 +101,7 @@ describe('incremental builds over random syncs', { timeout: 600_000 }, () => {
         const out = path.join(dir, 'dist');
         let now = start;
         try {
-          await runSync(db, createDemoProvider({ seed: 1, now: new Date(now), scale: SCALE }), {
+          await runSync(db, createDemoProvider({ seed: 1, now: new Date(now), scale: SCALE, weight: 'light' }), {
             leagues: LEAGUES,
             concurrency: 4,
             clock: () => new Date(now),
@@ -114,7 +114,7 @@ describe('incremental builds over random syncs', { timeout: 600_000 }, () => {
             const snapshot = since.snapshots.current()?.id ?? 0;
             since.close();
             const provider = flaky(
-              createDemoProvider({ seed: 1, now: new Date(now), scale: SCALE }),
+              createDemoProvider({ seed: 1, now: new Date(now), scale: SCALE, weight: 'light' }),
               chooser(s.salt, s.failRate),
             );
             await runSync(db, provider, { leagues: LEAGUES, concurrency: 4, clock: () => new Date(now) });

@@ -53,7 +53,7 @@ describe('fds live cycles with a purge target', { timeout: 180_000 }, () => {
       const clock = () => at;
       const window = { from: ymd(addDays(at, -1)), to: ymd(addDays(at, 1)) };
       const routine = first ? undefined : storeRoutine(() => db, clock, window);
-      return runCycle(deps, createDemoProvider({ seed: 1, now: at, scale: SCALE, routine }), at);
+      return runCycle(deps, createDemoProvider({ seed: 1, now: at, scale: SCALE, routine, weight: 'light' }), at);
     };
 
     const one = await cycle(noon, true);

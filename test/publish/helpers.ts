@@ -36,7 +36,7 @@ export async function demoStore(
   const db = openStore(file);
   try {
     const instant = demoReferenceInstant(today);
-    await runSync(db, createDemoProvider({ seed: 1, today, scale: opts.scale ?? 0.1 }), {
+    await runSync(db, createDemoProvider({ seed: 1, today, scale: opts.scale ?? 0.1, weight: 'light' }), {
       leagues: opts.leagues ?? ['eng.1', 'esp.1'],
       concurrency: 4,
       clock: () => instant,

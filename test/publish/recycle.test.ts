@@ -39,6 +39,7 @@ async function syncAt(file: string, now: Date, routine = true): Promise<void> {
       seed: 1,
       now,
       scale: SCALE,
+      weight: 'light',
       routine: routine ? storeRoutine(() => db, clock, window) : undefined,
     });
     const report = await runSync(db, provider, { leagues: LEAGUES, concurrency: 4, clock });

@@ -47,14 +47,22 @@ export interface DemoOptions {
    */
   routine?: DemoRoutine;
   /**
-   * Payload weight (issue #50): `light` (the default) is the demo's compact payloads; `real` gives
-   * them ESPN's sizes and proportions (real-summary.ts, real-board.ts, real-plays.ts).
+   * Only the matches of these days (YYYYMMDD, inclusive) get their summaries and plays pulled;
+   * everything else (boards, clubs, tables) is pulled whole. `fds start` takes a season this way
+   * first, to serve its boards and the matches around the clock at once, then the rest (cli/start.ts).
+   * Not with `routine`.
+   */
+  matchDays?: { from: string; to: string };
+  /**
+   * Payload weight (issue #50): `real` (the default) gives the payloads ESPN's sizes and proportions
+   * (real-summary.ts, real-board.ts, real-plays.ts); `light` is the demo's compact payloads.
    */
   weight?: DemoWeight;
 }
 
 export type DemoWeight = 'real' | 'light';
 export const DEMO_WEIGHTS: readonly DemoWeight[] = ['real', 'light'];
+export const DEFAULT_DEMO_WEIGHT: DemoWeight = 'real';
 
 /** The clock `--today YYYYMMDD` stands for: noon UTC that day. */
 export function demoReferenceInstant(today: string): Date {
@@ -62,6 +70,13 @@ export function demoReferenceInstant(today: string): Date {
   if (!day) throw new Error(`demo: today must be a valid YYYYMMDD date, got ${JSON.stringify(today)}`);
   return new Date(day.getTime() + 12 * 3_600_000);
 }
+
+/**
+ * A payload is generated on a turn of the event loop of its own: the sync maps and stores each one
+ * as it comes, instead of the generator running ahead through the microtask queue with hundreds of
+ * payloads held in memory.
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Summary and plays of one match are asked for back to back; keep a few scripts rather than rebuild. */
 const SCRIPT_CACHE = 512;
@@ -75,11 +90,16 @@ export function createDemoProvider(opts: DemoOptions): Provider {
   const clockMs = opts.now ? opts.now.getTime() : demoReferenceInstant(opts.today!).getTime();
   if (!Number.isFinite(clockMs)) throw new Error('demo: now must be a valid instant');
   const routine = opts.routine;
-  const weight = opts.weight ?? 'light';
+  const weight = opts.weight ?? DEFAULT_DEMO_WEIGHT;
   if (!DEMO_WEIGHTS.includes(weight))
     throw new Error(`demo: weight must be real or light, got ${JSON.stringify(weight)}`);
   const real = weight === 'real';
   if (routine) checkWindow(routine.from, routine.to);
+  const matchDays = opts.matchDays;
+  if (matchDays) {
+    if (routine) throw new Error('demo: matchDays is for a whole-season sync, not a routine one');
+    checkWindow(matchDays.from, matchDays.to);
+  }
   const seasons = new Map<string, LeagueSeason>();
   const scripts = new Map<string, MatchScript>();
 
@@ -137,9 +157,14 @@ export function createDemoProvider(opts: DemoOptions): Provider {
       if (!s) return [];
       // A routine sync looks only at the matches on the boards it took that moved on.
       if (routine) return routineChanges(s, routine, clockMs).events(boardEventIds).sort();
+      if (matchDays) {
+        const days = s.days.filter((d) => d >= matchDays.from && d <= matchDays.to);
+        return days.flatMap((d) => s.byDay.get(d)!.map((m) => m.id)).sort();
+      }
       return s.matches.map((m) => m.id).sort();
     },
     async summary(league, eventId) {
+      await turn();
       const found = match(league, eventId);
       if (!found) return undefined;
       const v = view(found.s, found.m);
@@ -147,6 +172,7 @@ export function createDemoProvider(opts: DemoOptions): Provider {
       return real ? realSummary(found.s, v, light) : light;
     },
     async plays(league, eventId) {
+      await turn();
       const found = match(league, eventId);
       if (!found) return undefined;
       const v = view(found.s, found.m);
