@@ -22,6 +22,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Command>]> = [
   ['build', async () => (await import('./commands/build.js')).buildCommand()],
   ['check', async () => (await import('./commands/check.js')).checkCommand()],
   ['live', async () => (await import('./commands/live.js')).liveCommand()],
+  ['start', async () => (await import('./commands/start.js')).startCommand()],
 ];
 
 /** The CLI with the command `argv` names, or with every command when it names none of them. */
