@@ -13,6 +13,8 @@
  * - no body files (the function would read the pre-rendered JSON): the files without `_b/`.
  *
  *   node --import tsx bench/deploy-upload.ts [--weight light|real] [--scale 1] [--today 20260321] [--dir DIR]
+ *
+ * Without --weight, the demo's default weight.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,13 +38,13 @@ import { textTable } from './table.js';
 
 const { values } = parseArgs({
   options: {
-    weight: { type: 'string', default: 'light' },
+    weight: { type: 'string' },
     scale: { type: 'string', default: '1' },
     today: { type: 'string', default: BENCH_TODAY },
     dir: { type: 'string' },
   },
 });
-const weight = values.weight as DemoWeight;
+const weight = values.weight as DemoWeight | undefined;
 const scale = Number(values.scale);
 const GOAL = 0.05;
 const dir = values.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fds-deploy-'));
@@ -61,7 +63,7 @@ async function sync(now: Date, routine: boolean): Promise<number> {
       seed: 1,
       now,
       scale,
-      weight,
+      ...(weight ? { weight } : {}),
       ...(routine ? { routine: storeRoutine(() => store, clock, window) } : {}),
     });
     const report = await runSync(store, provider, { leagues: LEAGUE_SLUGS, concurrency: 8, clock });
@@ -130,7 +132,7 @@ try {
   );
   const ratio = d.upload / d.firstUpload;
   recordGoals({
-    figure: `routine deploy ÷ first deploy (demo ${weight}, one demo minute)`,
+    figure: `routine deploy ÷ first deploy (demo ${weight ?? 'default weight'}, one demo minute)`,
     measured: `${pct(d.upload, d.firstUpload)} (${mb(d.upload)} of ${mb(d.firstUpload)})`,
     goal: `≤ ${GOAL * 100} %`,
     met: ratio <= GOAL,
