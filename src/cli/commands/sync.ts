@@ -69,7 +69,7 @@ Demo (--provider demo):
   whole-season sync at the same clock.
 
 ESPN over HTTP (--provider espn):
-  Asks by a plan kept in the store (docs/cli.md, "What a sync asks ESPN"), each part on its own
+  Asks by a plan kept in the store (docs/cli.md, "ESPN over HTTP"), each part on its own
   period, so a sync asks only what can have changed:
     window     the month boards (dates=YYYYMM&limit=${PLAN.monthLimit}) covering --from to --to (default: today
                − ${DEFAULT_WINDOW_BACK} to today + ${DEFAULT_WINDOW_AHEAD} days, UTC), hourly, every 15 minutes on a day with

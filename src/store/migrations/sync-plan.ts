@@ -1,5 +1,5 @@
 /**
- * 11: the sync plan's state (docs/cli.md, "What a sync asks ESPN"): when each part of a provider's
+ * 11: the sync plan's state (docs/cli.md, "ESPN over HTTP"): when each part of a provider's
  * request plan last ran, what it remembered (a month that must be asked day by day, a match's
  * settle stage, a block's deadline), kept in the store so a one-shot `fds sync` and a restarted
  * `fds live` follow the same plan.
