@@ -128,6 +128,8 @@ build prunes it): it would answer from an older store. Ctrl-C stops the server a
         }
         const serveArgs = ['serve', '--db', f.db, '--dir', f.out, '--port', String(f.port), '--host', f.host];
         server = run(children, [...serveArgs, '--welcome'], true);
+        // A server that ends (its port taken, a signal) ends the run: nothing is left to serve what follows.
+        void server.then(() => stop.abort());
 
         // 3. The rest of the season.
         const t3 = performance.now();
