@@ -31,6 +31,8 @@ const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
   { name: 'deploy upload', script: 'bench/deploy-upload.ts' },
   // fds live behind Varnish: how old an answer at the edge is, end to end.
   { name: 'edge age', script: 'bench/edge-age.ts' },
+  // fds live --provider espn behind Varnish: a goal at the loopback ESPN to a client answer, at 10 s and 5 s cycles.
+  { name: 'espn edge age', script: 'bench/espn-edge.ts' },
   // What the ESPN sync asks on a busy matchday of 16 leagues, per live cycle and per hour.
   { name: 'espn request bill', script: 'bench/espn-bill.ts' },
 ];

@@ -264,9 +264,12 @@ describe('real time', () => {
       expect(Date.parse(e.date)).toBe(m.kickoffMs);
       expect(e.status.type.state).toBe('in');
       const summary = await get(espn, `${SITE}/${m.league}/summary?event=${m.eventId}`);
+      // Every instant but those that are years old at ESPN too (real weight): a logo's lastUpdated, the
+      // head-to-head's past meetings (gameDate).
       for (const text of [board.text, summary.text])
-        for (const iso of text.match(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z/g) ?? [])
-          expect(Math.abs(Date.parse(iso) - now), iso).toBeLessThan(400 * DAY);
+        for (const [, key, iso] of text.matchAll(/(?:"(\w+)":")?(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z)/g))
+          if (key !== 'lastUpdated' && key !== 'gameDate')
+            expect(Math.abs(Date.parse(iso!) - now), iso).toBeLessThan(400 * DAY);
       // The last plays of the live match happened in the last few minutes of real time, not in the demo's.
       const wallclocks = [...summary.text.matchAll(/"wallclock":"([^"]+)"/g)].map((x) => Date.parse(x[1]!));
       expect(Math.max(...wallclocks)).toBeLessThanOrEqual(now + 1000);
@@ -302,6 +305,66 @@ describe('real time', () => {
       expect(await boardScore(g.atMs)).toEqual([g.home, g.away]);
       const [h, a] = await boardScore(g.atMs - 1000);
       expect(h! + a!).toBe(g.home + g.away - 1);
+    } finally {
+      await espn.close();
+    }
+  });
+
+  it('shows a goal added with scoreGoal from its instant on: board score and Goal detail, summary header and key event', async () => {
+    let now = T0;
+    const espn = await startEspnNow({ matchdayAt: new Date(T0), clock: () => now });
+    try {
+      const m = (await espn.inPlay(T0))[0]!;
+      const boardPath = `${SITE}/${m.league}/scoreboard?dates=${easternYmd(m.kickoffMs)}`;
+      const summaryPath = `${SITE}/${m.league}/summary?event=${m.eventId}`;
+      const entry = async () => (await get(espn, boardPath)).json.events.find((x: any) => x.id === m.eventId);
+      const header = async () => {
+        const s = (await get(espn, summaryPath)).json;
+        return { s, comp: s.header.competitions[0] };
+      };
+      const goalsIn = (comp: any) => comp.details.filter((d: any) => d.scoringPlay).length;
+      // Asked at T0 (and so cached for that second) before the goal is added.
+      const before = await entry();
+      const summaryBefore = await header();
+      expect(score(before)).toEqual([m.home, m.away]);
+      const at = T0 + 500;
+      const goal = await espn.scoreGoal(m.league, m.eventId, 'away', at);
+      expect(goal).toEqual({ league: m.league, eventId: m.eventId, home: m.home, away: m.away + 1, atMs: at });
+      // Still T0, before the goal's instant (same second, same cache entry): not shown yet.
+      expect(score(await entry())).toEqual([m.home, m.away]);
+      now = at;
+      const after = await entry();
+      expect(score(after)).toEqual([m.home, m.away + 1]);
+      expect(after.status).toEqual(before.status);
+      const comp = after.competitions[0];
+      expect(goalsIn(comp)).toBe(goalsIn(before.competitions[0]) + 1);
+      const added = comp.details.find(
+        (d: any) =>
+          d.type.id === '70' && !before.competitions[0].details.some((b: any) => b.clock.value === d.clock.value),
+      );
+      const awayTeam = comp.competitors.find((c: any) => c.homeAway === 'away').team.id;
+      expect(added).toMatchObject({ type: { id: '70', text: 'Goal' }, team: { id: awayTeam }, scoringPlay: true });
+      expect(added.athletesInvolved[0]).toMatchObject({ team: { id: awayTeam } });
+      const summaryAfter = await header();
+      expect(score({ competitions: [summaryBefore.comp] })).toEqual([m.home, m.away]);
+      expect(score({ competitions: [summaryAfter.comp] })).toEqual([m.home, m.away + 1]);
+      expect(goalsIn(summaryAfter.comp)).toBe(goalsIn(summaryBefore.comp) + 1);
+      const keyGoals = (s: any) => s.keyEvents.filter((k: any) => k.scoringPlay).length;
+      expect(keyGoals(summaryAfter.s)).toBe(keyGoals(summaryBefore.s) + 1);
+      // The ground truth counts it.
+      expect((await espn.inPlay(at)).find((x) => x.eventId === m.eventId)).toMatchObject({
+        home: m.home,
+        away: m.away + 1,
+      });
+      expect(await espn.goals(at, at + 1)).toContainEqual(goal);
+      // A second one, for the home side, a minute on.
+      now = at + 60_000;
+      const second = await espn.scoreGoal(m.league, m.eventId, 'home');
+      expect(second.atMs).toBe(now);
+      expect(score(await entry())).toEqual([second.home, second.away]);
+      expect(second.home).toBeGreaterThanOrEqual(m.home + 1);
+      expect(second.away).toBeGreaterThanOrEqual(m.away + 1);
+      await expect(espn.scoreGoal(m.league, '999', 'home')).rejects.toThrow(/no match 999/);
     } finally {
       await espn.close();
     }

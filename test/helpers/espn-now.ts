@@ -13,6 +13,9 @@
  * - Anything that is not an ESPN path with ESPN's query keys is a 400 (as espn-standin.ts); an unknown
  *   league or event is a 404.
  * - Ground truth for benches, computed without a request: `goals()`, `inPlay()`, `hotLeagues()`.
+ * - Goals on demand: `scoreGoal(league, eventId, side, atMs)` adds a goal that every payload served for
+ *   that match from the real instant `atMs` on shows (board entries, summary header and key events), on
+ *   top of the demo's own; the ground truth counts it too.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -135,6 +138,13 @@ export interface EspnNow {
   inPlay(atMs?: number): Promise<LiveMatch[]>;
   /** Leagues with a match from 10 minutes before its kickoff until it ends, at a real instant. */
   hotLeagues(atMs?: number): Promise<string[]>;
+  /**
+   * A goal for `side` of a match, shown from the real instant `atMs` (default now) on by every payload
+   * served for the match: its board entries (score, a Goal detail), its summary (header scores,
+   * linescore, details, a key event). Recorded at once; resolves with the score the board shows from
+   * `atMs` (the demo's own goals up to then included).
+   */
+  scoreGoal(league: string, eventId: string, side: 'home' | 'away', atMs?: number): Promise<Goal>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,6 +412,91 @@ function busyDemoInstant(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Goals on demand
+
+interface Injected {
+  league: string;
+  eventId: string;
+  side: 'home' | 'away';
+  /** Real instant from which it shows. */
+  atMs: number;
+  /** Order of addition (over all matches). */
+  seq: number;
+  /** The match at that instant; undefined when the demo has no such match. */
+  info: Promise<InjectedInfo | undefined>;
+}
+
+interface InjectedInfo extends Omit<Injected, 'info'> {
+  /** The demo second of atMs. */
+  demoMs: number;
+  teamId: string;
+  teamName: string;
+  names: { home: string; away: string };
+  period: number;
+  clock: { value: number; displayValue: string };
+  athlete:
+    | { id: string; displayName: string; fullName: string; lastName: string; jersey?: string; position?: string }
+    | undefined;
+  /** The demo's own score at atMs, and the board's with the added goals up to this one. */
+  natural: [number, number];
+  score: [number, number];
+}
+
+const shortName = (a: NonNullable<InjectedInfo['athlete']>) =>
+  a.lastName && a.displayName.endsWith(a.lastName) && a.displayName !== a.lastName
+    ? `${a.displayName[0]}. ${a.lastName}`
+    : a.displayName;
+
+/** A board entry's (and summary header's) `details[]` goal, as the demo writes its own. */
+function goalDetail(g: InjectedInfo) {
+  return {
+    type: { id: '70', text: 'Goal' },
+    clock: g.clock,
+    team: { id: g.teamId },
+    scoreValue: 1,
+    scoringPlay: true,
+    redCard: false,
+    yellowCard: false,
+    penaltyKick: false,
+    ownGoal: false,
+    shootout: false,
+    athletesInvolved: g.athlete
+      ? [
+          {
+            id: g.athlete.id,
+            displayName: g.athlete.displayName,
+            shortName: shortName(g.athlete),
+            fullName: g.athlete.fullName,
+            ...(g.athlete.jersey === undefined ? {} : { jersey: g.athlete.jersey }),
+            team: { id: g.teamId },
+            ...(g.athlete.position === undefined ? {} : { position: g.athlete.position }),
+          },
+        ]
+      : [],
+  };
+}
+
+/** A summary's `keyEvents[]` goal (demo frame: the wallclock is shifted with the rest). */
+function goalKeyEvent(g: InjectedInfo) {
+  const who = g.athlete?.displayName ?? g.teamName;
+  const score = `${g.names.home} ${g.score[0]}, ${g.names.away} ${g.score[1]}`;
+  return {
+    id: `${g.eventId}${9000 + (g.seq % 1000)}`,
+    type: { id: '70', text: 'Goal', type: 'goal' },
+    text: `Goal! ${score}. ${who} (${g.teamName}) right footed shot from the centre of the box to the bottom left corner.`,
+    shortText: `${who} Goal`,
+    period: { number: g.period },
+    clock: g.clock,
+    scoringPlay: true,
+    team: { id: g.teamId, displayName: g.teamName },
+    participants: g.athlete ? [{ athlete: { id: g.athlete.id, displayName: g.athlete.displayName } }] : [],
+    source: { id: '38', description: 'SA.ENVOY' },
+    wallclock: `${new Date(g.demoMs).toISOString().slice(0, 19)}Z`,
+    shootout: false,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The server
 
 interface Made {
@@ -545,7 +640,125 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
     maxAge: MAX_AGE[kind],
   });
 
-  async function make(r: Route, demoMs: number): Promise<Made> {
+  // --- goals on demand (scoreGoal) ------------------------------------------------------------
+
+  /** Goals added by scoreGoal, in the order they were added. */
+  const injected: Injected[] = [];
+  /** How many added goals a payload made at a real instant shows (the set only grows with the instant). */
+  const injectedShown = (realMs: number) => injected.reduce((n, g) => n + (g.atMs <= realMs ? 1 : 0), 0);
+  const injectedOf = (league: string, eventId: string, realMs: number) =>
+    injected.filter((g) => g.league === league && g.eventId === eventId && g.atMs <= realMs);
+  const injectedScore = (league: string, eventId: string, realMs: number): [number, number] => {
+    const gs = injectedOf(league, eventId, realMs);
+    return [gs.filter((g) => g.side === 'home').length, gs.filter((g) => g.side === 'away').length];
+  };
+
+  /** A board entry or summary header competition (demo frame) with the added goals of `gs`. */
+  const addGoals = async (comp: any, gs: readonly Injected[]) => {
+    for (const g of gs) {
+      const c = comp.competitors?.find((x: any) => x.homeAway === g.side);
+      if (!c) continue;
+      c.score = String(Number(c.score ?? 0) + 1);
+      const info = await g.info;
+      if (!info) continue;
+      const line = c.linescores?.[info.period - 1];
+      if (line?.displayValue !== undefined) line.displayValue = String(Number(line.displayValue) + 1);
+      if (Array.isArray(comp.details)) {
+        const at = comp.details.findIndex((d: any) => (d.clock?.value ?? 0) > info.clock.value);
+        comp.details.splice(at < 0 ? comp.details.length : at, 0, goalDetail(info));
+      }
+    }
+  };
+
+  const boardWithGoals = async (league: string, events: any[], realMs: number) => {
+    if (!injectedShown(realMs)) return events;
+    return Promise.all(
+      events.map(async (e) => {
+        const gs = injectedOf(league, e.id, realMs);
+        if (!gs.length) return e;
+        const out = structuredClone(e);
+        await addGoals(out.competitions[0], gs);
+        return out;
+      }),
+    );
+  };
+
+  const summaryWithGoals = async (league: string, eventId: string, summary: any, realMs: number) => {
+    const gs = injectedOf(league, eventId, realMs);
+    if (!gs.length) return summary;
+    const out = structuredClone(summary);
+    const comp = out.header?.competitions?.[0];
+    if (comp) await addGoals(comp, gs);
+    if (Array.isArray(out.keyEvents)) {
+      for (const g of gs) {
+        const info = await g.info;
+        if (!info) continue;
+        const at = out.keyEvents.findIndex((k: any) => Date.parse(k.wallclock ?? '') > info.demoMs);
+        out.keyEvents.splice(at < 0 ? out.keyEvents.length : at, 0, goalKeyEvent(info));
+      }
+    }
+    return out;
+  };
+
+  /** The match at the goal's instant, from the demo (no request): who scores, when, and the score it makes. */
+  const goalInfo = async (g: Omit<Injected, 'info'>): Promise<InjectedInfo | undefined> => {
+    const demoMs = demoAt(g.atMs);
+    const p = createDemoProvider({ seed, scale, now: new Date(demoMs) });
+    let e: any;
+    for (const [from, to] of [
+      [demoMs - MATCH_SPAN, demoMs + 1000],
+      [demoMs - 8 * DAY, demoMs + 8 * DAY],
+    ] as const) {
+      e = (await boardEntries(p, g.league, from, to)).find((x) => x.id === g.eventId);
+      if (e) break;
+    }
+    if (!e) return undefined;
+    const comp = e.competitions[0];
+    const team = comp.competitors.find((c: any) => c.homeAway === g.side)?.team;
+    const names = Object.fromEntries(comp.competitors.map((c: any) => [c.homeAway, c.team?.displayName ?? '']));
+    const summary: any = await p.summary(g.league, g.eventId);
+    const roster: any[] =
+      summary?.rosters?.find((r: any) => r.homeAway === g.side || r.team?.id === team?.id)?.roster ?? [];
+    const rank = (x: any) => ['F', 'M', 'D'].indexOf(x.position?.abbreviation ?? '') + 1 || 4;
+    const outfield = roster
+      .filter((x) => x.athlete?.id && x.starter !== false && x.position?.abbreviation !== 'G')
+      .sort((a, b) => rank(a) - rank(b));
+    const a = outfield.length ? outfield[g.seq % Math.min(3, outfield.length)] : undefined;
+    const [natHome, natAway] = scores(e);
+    // Every added goal of the match up to this one (those added before it with an earlier or equal instant).
+    const before = injected.filter(
+      (x) =>
+        x.league === g.league && x.eventId === g.eventId && (x.atMs < g.atMs || (x.atMs === g.atMs && x.seq <= g.seq)),
+    );
+    const home = natHome + before.filter((x) => x.side === 'home').length;
+    const away = natAway + before.filter((x) => x.side === 'away').length;
+    return {
+      ...g,
+      demoMs,
+      teamId: String(team?.id ?? ''),
+      teamName: String(team?.displayName ?? ''),
+      names: { home: names.home ?? '', away: names.away ?? '' },
+      period: Number(comp.status?.period ?? e.status?.period ?? 1) || 1,
+      clock: {
+        value: Number(comp.status?.clock ?? e.status?.clock ?? 0),
+        displayValue: String(comp.status?.displayClock ?? e.status?.displayClock ?? ''),
+      },
+      athlete: a
+        ? {
+            id: String(a.athlete.id),
+            displayName: String(a.athlete.displayName ?? a.athlete.fullName ?? ''),
+            fullName: String(a.athlete.fullName ?? a.athlete.displayName ?? ''),
+            lastName: String(a.athlete.lastName ?? ''),
+            jersey: a.jersey === undefined ? undefined : String(a.jersey),
+            position: a.position?.abbreviation,
+          }
+        : undefined,
+      natural: [natHome, natAway],
+      score: [home, away],
+    };
+  };
+
+  async function make(r: Route, demoMs: number, realMs: number): Promise<Made> {
     if (r.kind === 'invalid') return BAD_REQUEST;
     if (r.kind === 'board-range') return RANGE;
     if (!KNOWN.has(r.league)) return NOT_FOUND;
@@ -577,11 +790,12 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
         const beyond = r.kind === 'board-day' && options.emptyBeyondTomorrow && r.dates! > nextYmd(today);
         const events = hasData && !beyond ? got.events.slice(0, boardCap(r.limit)) : [];
         const day = `${label.slice(0, 4)}-${label.slice(4, 6)}-${label.slice(6, 8)}`;
-        return json({ ...got.base, day: { date: day }, events }, demoMs, r.kind);
+        const shown = await boardWithGoals(r.league, events, realMs);
+        return json({ ...got.base, day: { date: day }, events: shown }, demoMs, r.kind);
       }
       case 'summary': {
         const s = hasData ? await p.summary(r.league, r.event) : undefined;
-        return s ? json(s, demoMs, r.kind) : NOT_FOUND;
+        return s ? json(await summaryWithGoals(r.league, r.event, s, realMs), demoMs, r.kind) : NOT_FOUND;
       }
       case 'plays': {
         if (!hasData) return NOT_FOUND;
@@ -611,15 +825,17 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
   let cacheBytes = 0;
   const firstSeen = new Map<string, number>();
   const pending = new Map<string, Promise<Made>>();
-  const made = async (p: string, r: Route, demoMs: number): Promise<Made> => {
-    const key = `${demoMs}|${options.emptyBeyondTomorrow}|${options.leagues?.join(',') ?? '*'}`;
+  const made = async (p: string, r: Route, demoMs: number, realMs: number): Promise<Made> => {
+    // The goals added so far that show at this instant are part of the key: one added (or coming into
+    // force) within a second makes that second's answers again.
+    const key = `${demoMs}|${injectedShown(realMs)}|${options.emptyBeyondTomorrow}|${options.leagues?.join(',') ?? '*'}`;
     const hit = cache.get(p);
     if (hit?.key === key) return hit.made;
     // Requests for the same URL in the same second share one generation.
     const flightKey = `${p}|${key}`;
     const existing = pending.get(flightKey);
     if (existing) return existing;
-    const flight = make(r, demoMs).then((out) => {
+    const flight = make(r, demoMs, realMs).then((out) => {
       if (out.status === 200) {
         out.etag = `"${crypto.createHash('sha1').update(out.body).digest('base64url')}"`;
         let seen = firstSeen.get(out.etag);
@@ -720,7 +936,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
           send(req, res, FORBIDDEN, entry);
           return;
         }
-        const m = await made(p, r, demoMs);
+        const m = await made(p, r, demoMs, realNow);
         if (!f) {
           send(req, res, m, entry);
           return;
@@ -849,10 +1065,27 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
         for (const e of await boardEntries(p, league, from - MATCH_SPAN, to)) {
           if (e.status.type.name === 'STATUS_POSTPONED' || e.status.type.state === 'pre') continue;
           for (const g of await transitions(league, e.id, e.day, Date.parse(e.date))) {
-            if (g.demoMs >= from && g.demoMs < to)
-              out.push({ league, eventId: e.id, home: g.home, away: g.away, atMs: g.demoMs - offsetMs });
+            if (g.demoMs >= from && g.demoMs < to) {
+              const atMs = g.demoMs - offsetMs;
+              const [h, a] = injectedScore(league, e.id, atMs);
+              out.push({ league, eventId: e.id, home: g.home + h, away: g.away + a, atMs });
+            }
           }
         }
+      }
+      for (const g of injected) {
+        if (g.atMs < fromMs || g.atMs >= toMs) continue;
+        const info = await g.info;
+        if (!info) continue;
+        // The demo's own goals up to then, and every added one up to and including this.
+        const [h, a] = injectedScore(g.league, g.eventId, g.atMs);
+        out.push({
+          league: g.league,
+          eventId: g.eventId,
+          home: info.natural[0] + h,
+          away: info.natural[1] + a,
+          atMs: g.atMs,
+        });
       }
       return out.sort((a, b) => a.atMs - b.atMs || (a.eventId < b.eventId ? -1 : 1));
     },
@@ -863,7 +1096,9 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
       for (const league of dataLeagues()) {
         for (const e of await boardEntries(p, league, demo - MATCH_SPAN, demo + 1000)) {
           if (e.status.type.state !== 'in') continue;
-          const [home, away] = scores(e);
+          const [natHome, natAway] = scores(e);
+          const [h, a] = injectedScore(league, e.id, atMs);
+          const [home, away] = [natHome + h, natAway + a];
           out.push({
             league,
             eventId: e.id,
@@ -891,6 +1126,20 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
         if (hot) out.push(league);
       }
       return out;
+    },
+    async scoreGoal(league, eventId, side, atMs = options.clock()) {
+      if (!KNOWN.has(league)) throw new Error(`espn-now: unknown league ${league}`);
+      const g = { league, eventId, side, atMs, seq: injected.length };
+      // Recorded at once (what is served from now on shows it); the match's details follow.
+      const info = goalInfo(g);
+      const goal: Injected = { ...g, info };
+      injected.push(goal);
+      const found = await info;
+      if (!found) {
+        injected.splice(injected.indexOf(goal), 1);
+        throw new Error(`espn-now: no match ${eventId} in ${league} at ${new Date(atMs).toISOString()}`);
+      }
+      return { league, eventId, home: found.score[0], away: found.score[1], atMs };
     },
   };
   return espn;
