@@ -600,7 +600,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
   const providerAt = (demoMs: number): Provider => {
     let p = providers.get(demoMs);
     if (!p) {
-      p = createDemoProvider({ seed, scale, now: new Date(demoMs) });
+      p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(demoMs) });
       if (providers.size >= 4) providers.delete(providers.keys().next().value!);
       providers.set(demoMs, p);
     }
@@ -703,7 +703,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
   /** The match at the goal's instant, from the demo (no request): who scores, when, and the score it makes. */
   const goalInfo = async (g: Omit<Injected, 'info'>): Promise<InjectedInfo | undefined> => {
     const demoMs = demoAt(g.atMs);
-    const p = createDemoProvider({ seed, scale, now: new Date(demoMs) });
+    const p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(demoMs) });
     let e: any;
     for (const [from, to] of [
       [demoMs - MATCH_SPAN, demoMs + 1000],
@@ -984,7 +984,10 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
         const scoreAt = async (ms: number): Promise<[number, number]> => {
           let s = probed.get(ms);
           if (!s) {
-            const b: any = await createDemoProvider({ seed, scale, now: new Date(ms) }).scoreboard(league, day);
+            const b: any = await createDemoProvider({ weight: 'light', seed, scale, now: new Date(ms) }).scoreboard(
+              league,
+              day,
+            );
             const e = b?.events.find((x: any) => x.id === id);
             s = e ? scores(e) : [0, 0];
             probed.set(ms, s);
@@ -996,7 +999,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
         const goals = await total(end);
         if (goals === 0) return [];
         // Hints: the wall clocks of the scoring plays in the finished stream.
-        const pages = await createDemoProvider({ seed, scale, now: new Date(end) }).plays(league, id);
+        const pages = await createDemoProvider({ weight: 'light', seed, scale, now: new Date(end) }).plays(league, id);
         const hints = (pages ?? [])
           .flatMap((pg: any) => pg.items)
           .filter((x: any) => x.scoringPlay)
@@ -1059,7 +1062,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
     async goals(fromMs, toMs) {
       const from = fromMs + offsetMs;
       const to = toMs + offsetMs;
-      const p = createDemoProvider({ seed, scale, now: new Date(Math.max(from, to - 1)) });
+      const p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(Math.max(from, to - 1)) });
       const out: Goal[] = [];
       for (const league of dataLeagues()) {
         for (const e of await boardEntries(p, league, from - MATCH_SPAN, to)) {
@@ -1091,7 +1094,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
     },
     async inPlay(atMs = options.clock()) {
       const demo = demoAt(atMs);
-      const p = createDemoProvider({ seed, scale, now: new Date(demo) });
+      const p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(demo) });
       const out: LiveMatch[] = [];
       for (const league of dataLeagues()) {
         for (const e of await boardEntries(p, league, demo - MATCH_SPAN, demo + 1000)) {
@@ -1113,7 +1116,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
     },
     async hotLeagues(atMs = options.clock()) {
       const demo = demoAt(atMs);
-      const p = createDemoProvider({ seed, scale, now: new Date(demo) });
+      const p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(demo) });
       const out: string[] = [];
       for (const league of dataLeagues()) {
         const entries = await boardEntries(p, league, demo - MATCH_SPAN, demo + 10 * MINUTE + 1000);
