@@ -13,7 +13,7 @@
  * - completeness: with ESPN answering the days after tomorrow empty, one sync into an empty store
  *   keeps every fixture of the next 7 days.
  *
- *   node --import tsx bench/espn-bill.ts [--hours 2] [--scale 1]
+ *   node --import tsx bench/espn-bill.ts [--hours 2] [--scale 1] [--weight real|light]
  */
 import { parseArgs } from 'node:util';
 import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
@@ -33,7 +33,12 @@ import { recordGoals } from './goals.js';
 import { textTable } from './table.js';
 
 const { values } = parseArgs({
-  options: { hours: { type: 'string', default: '2' }, scale: { type: 'string', default: '1' } },
+  options: {
+    hours: { type: 'string', default: '2' },
+    scale: { type: 'string', default: '1' },
+    /** The loopback ESPN's payload weight: real (ESPN's sizes, the default) or light. */
+    weight: { type: 'string', default: 'real' },
+  },
 });
 const HOURS = Number(values.hours);
 const HOUR = 3_600_000;
@@ -99,7 +104,12 @@ async function fixtures(espn: EspnNow, from: number, to: number): Promise<number
 const startAt = Date.now();
 // Warm up for an hour (the first sync fills the window, the catalogue fills), then measure.
 let simNow = startAt - HOUR;
-const espn = await startEspnNow({ matchdayAt: new Date(startAt), clock: () => simNow, scale: Number(values.scale) });
+const espn = await startEspnNow({
+  matchdayAt: new Date(startAt),
+  clock: () => simNow,
+  scale: Number(values.scale),
+  weight: values.weight === 'light' ? 'light' : 'real',
+});
 const { db } = tempStore();
 const http = new HttpClient({ conditional: true });
 try {

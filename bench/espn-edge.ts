@@ -8,7 +8,7 @@
  * match's events/{id}. A goal's age at a URL runs from the instant ESPN first shows it to the first
  * client answer that shows the new score; not seen within 60 s, it is missed.
  *
- *   node --import tsx bench/espn-edge.ts [--every 10,5] [--goals 40]
+ *   node --import tsx bench/espn-edge.ts [--every 10,5] [--goals 40] [--weight real|light]
  *
  * Goal: p95 ≤ the live cycle + 1 s (11 s at the default 10 s, 6 s at --every 5), none missed. Also
  * prints what each cycle asked ESPN (from the cycle lines) and, per goal, when fds asked ESPN's board
@@ -35,6 +35,8 @@ const { values } = parseArgs({
   options: {
     every: { type: 'string', default: '10,5' },
     goals: { type: 'string', default: '40' },
+    /** The loopback ESPN's payload weight: real (ESPN's sizes, the default) or light. */
+    weight: { type: 'string', default: 'real' },
     /** How long the first cycle (the whole window) may take, in minutes. */
     'start-minutes': { type: 'string', default: '15' },
   },
@@ -217,7 +219,7 @@ async function steady(live: LiveProcess, every: number, ms: number): Promise<voi
 }
 
 async function runCadence(every: number): Promise<{ runs: GoalRun[]; cycles: CycleFigures[] }> {
-  const espn: EspnNow = await startEspnNow();
+  const espn: EspnNow = await startEspnNow({ weight: values.weight === 'light' ? 'light' : 'real' });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fds-espn-edge-'));
   const port = await freePort();
   let varnish: Varnish | undefined;

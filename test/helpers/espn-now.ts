@@ -107,6 +107,8 @@ export interface EspnNowOptions extends Partial<EspnNowSettings> {
   offsetMs?: number;
   seed?: number;
   scale?: number;
+  /** The demo's payload weight (default light; `real` gives ESPN's sizes). */
+  weight?: 'real' | 'light';
 }
 
 export interface EspnNowStats {
@@ -577,6 +579,8 @@ const KNOWN = new Set(LEAGUES.map((l) => l.slug));
 export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> {
   const seed = opts.seed ?? 1;
   const scale = opts.scale ?? 1;
+  // Light by default: tests need ESPN's answers in time and content; the benches ask for ESPN's sizes.
+  const weight = opts.weight ?? 'light';
   const options: EspnNowSettings = {
     emptyBeyondTomorrow: opts.emptyBeyondTomorrow ?? false,
     blockUserAgents: opts.blockUserAgents ?? false,
@@ -600,7 +604,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
   const providerAt = (demoMs: number): Provider => {
     let p = providers.get(demoMs);
     if (!p) {
-      p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(demoMs) });
+      p = createDemoProvider({ weight, seed, scale, now: new Date(demoMs) });
       if (providers.size >= 4) providers.delete(providers.keys().next().value!);
       providers.set(demoMs, p);
     }
@@ -703,7 +707,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
   /** The match at the goal's instant, from the demo (no request): who scores, when, and the score it makes. */
   const goalInfo = async (g: Omit<Injected, 'info'>): Promise<InjectedInfo | undefined> => {
     const demoMs = demoAt(g.atMs);
-    const p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(demoMs) });
+    const p = createDemoProvider({ weight, seed, scale, now: new Date(demoMs) });
     let e: any;
     for (const [from, to] of [
       [demoMs - MATCH_SPAN, demoMs + 1000],
@@ -984,10 +988,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
         const scoreAt = async (ms: number): Promise<[number, number]> => {
           let s = probed.get(ms);
           if (!s) {
-            const b: any = await createDemoProvider({ weight: 'light', seed, scale, now: new Date(ms) }).scoreboard(
-              league,
-              day,
-            );
+            const b: any = await createDemoProvider({ weight, seed, scale, now: new Date(ms) }).scoreboard(league, day);
             const e = b?.events.find((x: any) => x.id === id);
             s = e ? scores(e) : [0, 0];
             probed.set(ms, s);
@@ -999,7 +1000,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
         const goals = await total(end);
         if (goals === 0) return [];
         // Hints: the wall clocks of the scoring plays in the finished stream.
-        const pages = await createDemoProvider({ weight: 'light', seed, scale, now: new Date(end) }).plays(league, id);
+        const pages = await createDemoProvider({ weight, seed, scale, now: new Date(end) }).plays(league, id);
         const hints = (pages ?? [])
           .flatMap((pg: any) => pg.items)
           .filter((x: any) => x.scoringPlay)
@@ -1062,7 +1063,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
     async goals(fromMs, toMs) {
       const from = fromMs + offsetMs;
       const to = toMs + offsetMs;
-      const p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(Math.max(from, to - 1)) });
+      const p = createDemoProvider({ weight, seed, scale, now: new Date(Math.max(from, to - 1)) });
       const out: Goal[] = [];
       for (const league of dataLeagues()) {
         for (const e of await boardEntries(p, league, from - MATCH_SPAN, to)) {
@@ -1094,7 +1095,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
     },
     async inPlay(atMs = options.clock()) {
       const demo = demoAt(atMs);
-      const p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(demo) });
+      const p = createDemoProvider({ weight, seed, scale, now: new Date(demo) });
       const out: LiveMatch[] = [];
       for (const league of dataLeagues()) {
         for (const e of await boardEntries(p, league, demo - MATCH_SPAN, demo + 1000)) {
@@ -1116,7 +1117,7 @@ export async function startEspnNow(opts: EspnNowOptions = {}): Promise<EspnNow> 
     },
     async hotLeagues(atMs = options.clock()) {
       const demo = demoAt(atMs);
-      const p = createDemoProvider({ weight: 'light', seed, scale, now: new Date(demo) });
+      const p = createDemoProvider({ weight, seed, scale, now: new Date(demo) });
       const out: string[] = [];
       for (const league of dataLeagues()) {
         const entries = await boardEntries(p, league, demo - MATCH_SPAN, demo + 10 * MINUTE + 1000);
