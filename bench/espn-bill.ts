@@ -262,8 +262,8 @@ try {
     .prepare('SELECT count(*) FROM matches WHERE kickoff >= ? AND kickoff < ?')
     .pluck()
     .get(
-      new Date(simNow).toISOString().slice(0, 19) + 'Z',
-      new Date(simNow + 7 * DAY).toISOString().slice(0, 19) + 'Z',
+      `${new Date(simNow).toISOString().slice(0, 19)}Z`,
+      `${new Date(simNow + 7 * DAY).toISOString().slice(0, 19)}Z`,
     ) as number;
   const all = await fixtures(espn, simNow, simNow + 7 * DAY);
   console.log(`completeness: ${stored} of the ${all} fixtures of the next 7 days stored`);

@@ -95,7 +95,7 @@ describe('the ESPN request plan against ESPN as it answers now', () => {
     const stored = db
       .prepare("SELECT league_slug || '/' || id FROM matches WHERE kickoff >= ? AND kickoff < ?")
       .pluck()
-      .all(new Date(T0).toISOString().slice(0, 19) + 'Z', new Date(T0 + 7 * DAY).toISOString().slice(0, 19) + 'Z');
+      .all(`${new Date(T0).toISOString().slice(0, 19)}Z`, `${new Date(T0 + 7 * DAY).toISOString().slice(0, 19)}Z`);
     expect(new Set(stored)).toEqual(new Set(expected));
   });
 
