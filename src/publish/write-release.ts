@@ -14,7 +14,7 @@ import { BUILD_INFO_FILE, buildInfoJson } from '../release/build-info.js';
 import { MANIFEST_FILE, carryDir } from '../release/layout.js';
 import { LineWriter, countLines } from '../util/lines.js';
 import { uses } from '../util/switches.js';
-import { InOrder, windowFor } from './place/in-order.js';
+import { InOrder, windowFor } from './in-order.js';
 import { RangeWriter, readRanges } from './reuse/manifest-ranges.js';
 import type { BuildContext } from './options.js';
 import { FilePlacer, inThread } from './place/place.js';

@@ -1,5 +1,5 @@
 /**
- * What a build records of each file, in plan order (in-order.ts takes results in that order):
+ * What a build records of each file, in plan order (../in-order.ts takes results in that order):
  * its manifest line and its segment's range (manifest-ranges.ts), its rule candidates, its edge
  * index entry, and the build's counts.
  */

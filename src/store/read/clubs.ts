@@ -5,7 +5,8 @@
  */
 import type { DB } from '../db.js';
 import type { ClubRecord, CoachRecord, MatchRecord, PlayerRecord } from '../records.js';
-import type { CatalogSource, ClubRow } from './types.js';
+import type { CatalogSource } from '../shape/club.js';
+import type { ClubRow } from './types.js';
 
 const SEEN = `SELECT home_id AS id FROM matches WHERE league_slug = @league AND home_id IS NOT NULL
   UNION SELECT away_id FROM matches WHERE league_slug = @league AND away_id IS NOT NULL`;

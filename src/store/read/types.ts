@@ -1,5 +1,6 @@
 /** What the read side hands the API: parsed records plus the freshness columns stored beside them. */
 import type { ClubRecord, MatchRecord, MatchState } from '../records.js';
+import type { CatalogSource } from '../shape/club.js';
 
 export interface LeagueRow {
   slug: string;
@@ -50,8 +51,6 @@ export interface FixtureFilter {
   to: string | null;
   state: MatchState | null;
 }
-
-export type CatalogSource = 'club-catalog' | 'match-snapshot';
 
 export interface ClubRow {
   record: ClubRecord;

@@ -1,6 +1,12 @@
 /** Club records: catalogue entries, match competitors and standings entries share one shape. */
 import type { ClubRecord, VenueRecord } from '../records.js';
-import type { CatalogSource } from '../read/types.js';
+
+/**
+ * Where a club's shape says it comes from: the league's own catalogue, or only a match's snapshot.
+ * A word of the shape (its `catalogSource`), which the read side hands out with each club row: so it
+ * is defined here, and read/ imports it — shape/ never imports read/.
+ */
+export type CatalogSource = 'club-catalog' | 'match-snapshot';
 
 export function venueBody(v: VenueRecord | null): VenueRecord | null {
   return v ? { id: v.id, fullName: v.fullName, address: { city: v.address.city, country: v.address.country } } : null;

@@ -5,8 +5,7 @@
  * league's catalogue rather than the match, is left as a hole that `fillEvent` fills.
  */
 import type { CompetitorRecord, MatchRecord, MatchStatusRecord, StatRecord } from '../records.js';
-import type { SourceOf } from './club.js';
-import type { CatalogSource } from '../read/types.js';
+import type { CatalogSource, SourceOf } from './club.js';
 import { embeddedClub, sourceIn, venueBody } from './club.js';
 
 export function statusBody(s: MatchStatusRecord) {

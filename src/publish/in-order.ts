@@ -2,20 +2,24 @@
  * What a build has under way, taken in plan order (write-release.ts plans, this records): files
  * rendered here or by the render workers, files carried over from the published release, segments
  * carried over whole (their manifest range and spool segment), and the end of each segment. Each is recorded
- * (release-record.ts) only once everything planned before it is, so the manifest and the rules do
+ * (place/release-record.ts) only once everything planned before it is, so the manifest and the rules do
  * not depend on who rendered what, nor on when a render finished.
+ *
+ * It stands beside write-release.ts, above render/ and place/: it hands renders to render/ and their
+ * results to place/'s record. A render places its own bytes (render/ imports place/), so the conveyor
+ * between them cannot live in place/ without a loop between the two rooms.
  */
-import type { CarriedFile } from '../reuse/carried-file.js';
-import type { ManifestRange, RangeWriter } from '../reuse/manifest-ranges.js';
-import type { PlannedFile } from '../plan/plan.js';
-import { planOf } from '../plan/plan.js';
-import { parsePrevious } from '../reuse/previous.js';
-import type { ReleaseRecord } from './release-record.js';
-import type { JobResult, RenderJob } from '../render/render-job.js';
-import { jobOf } from '../render/render-job.js';
-import type { RenderPool } from '../render/render-pool.js';
-import type { RulePlanner } from '../rules/rules.js';
-import type { SegmentSummary } from '../rules/spool-segments.js';
+import type { CarriedFile } from './reuse/carried-file.js';
+import type { ManifestRange, RangeWriter } from './reuse/manifest-ranges.js';
+import type { PlannedFile } from './plan/plan.js';
+import { planOf } from './plan/plan.js';
+import { parsePrevious } from './reuse/previous.js';
+import type { ReleaseRecord } from './place/release-record.js';
+import type { JobResult, RenderJob } from './render/render-job.js';
+import { jobOf } from './render/render-job.js';
+import type { RenderPool } from './render/render-pool.js';
+import type { RulePlanner } from './rules/rules.js';
+import type { SegmentSummary } from './rules/spool-segments.js';
 
 export type Pending =
   | CarriedFile
