@@ -1,8 +1,10 @@
 /**
  * The layering of src/ (docs/architecture.md), checked by `npm run lint:deps` and by
- * test/meta/layers.test.ts: no import cycles between files (type-only imports included), and each
- * room imports only rooms on its own floor or below. A room may not import one beside it on the same
- * floor unless the floor lists it as allowed.
+ * test/meta/layers.test.ts (both run scripts/layers.ts): no import cycles between files (type-only
+ * imports included), and each room imports only rooms on its own floor or below. A room may not
+ * import one beside it on the same floor unless the floor lists it as allowed. Inside a room the
+ * floors are not listed: scripts/layers.ts checks that no sibling folders or files at any depth import
+ * each other in a loop, which no rule of this file can say.
  */
 
 /** The floors, lowest first: each entry is a room (a folder of src/). */

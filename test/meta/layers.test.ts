@@ -1,41 +1,59 @@
 /**
- * The layering of src/ (docs/architecture.md, .dependency-cruiser.cjs): no import cycle between
- * files or rooms, each room importing only rooms below it, and a render core that reads no file
- * system and speaks no HTTP — checked by dependency-cruiser over the sources as they are.
+ * The layering of src/ (docs/architecture.md, .dependency-cruiser.cjs, scripts/layers.ts): no import
+ * cycle between files, each room importing only rooms below it, a render core that reads no file
+ * system and speaks no HTTP, and no loop between sibling rooms at any depth — checked over the sources
+ * as they are.
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/store.js';
-
-const CRUISER = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
-
-interface Violation {
-  from: string;
-  to: string;
-  rule: { name: string };
-  cycle?: Array<{ name: string }>;
-}
-
-function cruise(): { violations: Violation[]; modules: number } {
-  const out = execFileSync(
-    process.execPath,
-    [CRUISER, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
-    { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-  );
-  const result = JSON.parse(out) as { summary: { violations: Violation[]; totalCruised: number } };
-  return { violations: result.summary.violations, modules: result.summary.totalCruised };
-}
+import { layerProblems, siblingLoops } from '../../scripts/layers.js';
 
 describe('the layering of src/', () => {
-  it('has no import cycle, no room importing one above it, and a pure render core', () => {
-    const { violations, modules } = cruise();
-    expect(modules).toBeGreaterThan(100);
-    const described = violations.map((v) =>
-      v.cycle
-        ? `${v.rule.name}: ${[v.from, ...v.cycle.map((c) => c.name)].join(' → ')}`
-        : `${v.rule.name}: ${v.from} → ${v.to}`,
-    );
-    expect(described).toEqual([]);
+  it('has no import cycle, no room importing one above it, a pure render core and no loop between siblings', () => {
+    const { problems, files } = layerProblems();
+    expect(files).toBeGreaterThan(100);
+    expect(problems).toEqual([]);
   }, 60_000);
+});
+
+describe('the sibling-loop check', () => {
+  it('finds a loop between two sub-folders, named by the deepest folder that holds both', () => {
+    expect(
+      siblingLoops([
+        ['src/publish/place/in-order.ts', 'src/publish/render/render-job.ts'],
+        ['src/publish/render/render-job.ts', 'src/publish/place/place.ts'],
+      ]),
+    ).toEqual([
+      'sibling loop in src/publish/: place/ → render/ (place/in-order.ts → render/render-job.ts), ' +
+        'render/ → place/ (render/render-job.ts → place/place.ts)',
+    ]);
+  });
+
+  it('finds a loop whose imports start and end deeper in the two rooms, or pass through a file beside them', () => {
+    expect(
+      siblingLoops([
+        ['src/a/x/deep/f.ts', 'src/a/y/g.ts'],
+        ['src/a/y/other/h.ts', 'src/a/x/i.ts'],
+      ]),
+    ).toEqual(['sibling loop in src/a/: x/ → y/ (x/deep/f.ts → y/g.ts), y/ → x/ (y/other/h.ts → x/i.ts)']);
+    expect(
+      siblingLoops([
+        ['src/store/read/reader.ts', 'src/store/db.ts'],
+        ['src/store/db.ts', 'src/store/migrations/index.ts'],
+        ['src/store/migrations/derived.ts', 'src/store/read/types.ts'],
+      ]),
+    ).toHaveLength(1);
+  });
+
+  it('passes rooms that stand in an order, however their files import up and down the tree', () => {
+    expect(
+      siblingLoops([
+        ['src/publish/build.ts', 'src/publish/render/render-pool.ts'],
+        ['src/publish/render/render-pool.ts', 'src/publish/options.ts'],
+        ['src/publish/render/render-job.ts', 'src/publish/place/place.ts'],
+        ['src/publish/render/render-job.ts', 'src/app/render.ts'],
+        ['src/app/render.ts', 'src/api/render.ts'],
+        ['src/api/render.ts', 'src/api/route.ts'],
+      ]),
+    ).toEqual([]);
+  });
 });
