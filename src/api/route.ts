@@ -40,7 +40,7 @@ export interface HandlerResult {
 }
 
 /**
- * How the CDN reaches a route's pre-rendered files (publish/reach.ts). Literal rules are spent
+ * How the CDN reaches a route's pre-rendered files (publish/plan/reach.ts). Literal rules are spent
  * league-level files first, then per-match files by their match's closeness to the snapshot time.
  * `hot` picks, by the query of a request's shortest spelling, the requests that belong to the hot
  * set — the traffic every build must reach from files (for `match` routes: of live matches and of
@@ -118,7 +118,8 @@ export interface StandaloneDeps {
   routes: RouteTable;
 }
 
-export interface RouteDef<P, Q> {
+/** What every route declares, pre-rendered or not. */
+interface RouteBase<P, Q> {
   name: string;
   path: string;
   summary: string;
@@ -141,25 +142,6 @@ export interface RouteDef<P, Q> {
   handle?: (ctx: HandlerContext<P, Q>) => HandlerResult;
   /** Routes that render without the store (health, the API description). */
   standalone?: (deps: StandaloneDeps, query: Q) => HandlerResult;
-  /** The canonical requests to pre-render (docs/publishing.md, prerender.ts); absent = never pre-rendered. */
-  prerender?: (store: StoreReader, route: AnyRoute) => Iterable<Prerendered>;
-  /**
-   * Requests of other routes that this pre-rendered request's file also answers, byte for byte
-   * (`/events/ID` is also `/summary?event=ID`).
-   */
-  aliases?: (req: PrerenderRequest) => Array<{ route: string; req: PrerenderRequest }>;
-  /**
-   * The topics (reads.ts) a pre-rendered response reads: an incremental build renders it again only
-   * when the store's change log touched one of them. Required with `prerender`.
-   */
-  reads?: (req: PrerenderRequest) => string[];
-  /**
-   * With an enumerator that yields groups: what any request of a group with these path parameters
-   * reads, together (each request's `reads` is a subset). Without it a group is always enumerated.
-   */
-  groupReads?: (params: Readonly<Record<string, string>>) => string[];
-  /** Required with `prerender`, and on a route that aliases name. */
-  reach?: Reach;
   /**
    * The query parameter whose absence means "today, UTC, at request time": such a request answers as
    * the one naming today, so a server may answer it from today's published file (it then changes
@@ -178,6 +160,49 @@ export interface RouteDef<P, Q> {
    */
   varyAlso?: readonly string[];
 }
+
+/**
+ * A pre-rendered route declares, with its enumerator, what its responses read and how the CDN reaches
+ * its files: all three or none, so that leaving `reads` out (every build would render its files
+ * again) or `reach` out (its files would stand in the rule budget as a match's) is a type error.
+ * test/api/route-declaration.test.ts holds the type to it.
+ */
+export interface Prerendering {
+  /** The canonical requests to pre-render (docs/publishing.md, prerender.ts). */
+  prerender: (store: StoreReader, route: AnyRoute) => Iterable<Prerendered>;
+  /**
+   * The topics (reads.ts) a pre-rendered response reads: an incremental build renders it again only
+   * when the store's change log touched one of them.
+   */
+  reads: (req: PrerenderRequest) => string[];
+  /**
+   * With an enumerator that yields groups: what any request of a group with these path parameters
+   * reads, together (each request's `reads` is a subset). Without it a group is always enumerated.
+   */
+  groupReads?: (params: Readonly<Record<string, string>>) => string[];
+  /** Where its files stand in the rule budget, which of them are hot, and which volatile. */
+  reach: Reach;
+  /**
+   * Requests of other routes that this pre-rendered request's file also answers, byte for byte
+   * (`/events/ID` is also `/summary?event=ID`). A route an alias names declares `reach` too
+   * (test/api/route-declaration.test.ts).
+   */
+  aliases?: (req: PrerenderRequest) => Array<{ route: string; req: PrerenderRequest }>;
+}
+
+/**
+ * A route the fallback answers: nothing of it is pre-rendered, so it declares none of a pre-rendered
+ * route's reads. `reach` only when another route's files answer its requests (`aliases`).
+ */
+export interface NotPrerendered {
+  prerender?: never;
+  reads?: never;
+  groupReads?: never;
+  aliases?: never;
+  reach?: Reach;
+}
+
+export type RouteDef<P, Q> = RouteBase<P, Q> & (Prerendering | NotPrerendered);
 
 /**
  * What a route's cache tags are made of: the request's path and query values, typed (a render) or
