@@ -25,7 +25,7 @@ import type { ChangeKind } from './snapshots.js';
 import { writerStatements } from './writer-statements.js';
 import { eventText } from './shape/event.js';
 import type { StoredStream } from './important.js';
-import { importantOfStored, importantStream } from './important.js';
+import { importantOfStored, importantStream, packFlags } from './important.js';
 
 const isEmpty = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
 
@@ -221,7 +221,7 @@ export class StoreWriter {
     const keyEvents = (this.s.keyEventsOf.get(league, matchId) as string | undefined) ?? null;
     const key = importantStream(bytes, ends, flags, keyEvents);
     const head = [league, matchId, plays.length, key.count, complete ? 1 : 0, hash, now, this.snapshot];
-    const row = [...head, packJson(bytes), flags, ends, key.plays, key.ends];
+    const row = [...head, packJson(bytes), packFlags(flags), ends, key.plays, key.ends];
     this.s.upsertStream.run(...row);
     this.log('plays', league, matchId);
     return plays.length;

@@ -1,10 +1,13 @@
 /**
  * Stored blobs inflate into one buffer of the size their spans or ends tell; the size is only a
  * hint, so a wrong one (an older row, a damaged column) still gives back exactly what was stored.
+ * Blobs are Brotli behind a tag; the raw deflate of earlier stores still reads, and play flags are packed.
  */
+import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  BROTLI_TAG,
   packEnds,
   packJson,
   packSpans,
@@ -14,7 +17,9 @@ import {
   streamSize,
   summarySize,
   unpackBytes,
+  unpackJson,
 } from '../../src/store/blob.js';
+import { flagsJsonOf, importantCount, packFlags } from '../../src/store/important.js';
 import { arraySpans } from '../../src/util/json-spans.js';
 
 const json = fc.jsonValue({ maxDepth: 3 });
@@ -72,5 +77,50 @@ describe('stored blob sizes', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('stored blob formats', () => {
+  it('packs as Brotli behind its tag, and still reads the raw deflate every store before wrote', () => {
+    fc.assert(
+      fc.property(fc.array(json, { maxLength: 200 }), (value) => {
+        const bytes = utf8(value);
+        const packed = packJson(bytes);
+        expect(packed[0]).toBe(BROTLI_TAG);
+        expect(unpackBytes(packed, bytes.length)).toEqual(bytes);
+        const deflated = zlib.deflateRawSync(bytes, { level: 6 });
+        // The tag never starts raw deflate: its block type would be 3, which is reserved.
+        expect(deflated[0]! & 0b110).not.toBe(0b110);
+        expect(unpackBytes(deflated, bytes.length)).toEqual(bytes);
+        expect(unpackJson(deflated)).toBe(bytes.toString('utf8'));
+        expect(unpackJson(packed)).toBe(bytes.toString('utf8'));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('packs a real-weight summary smaller than deflate did', () => {
+    const summary = utf8({
+      rosters: Array.from({ length: 50 }, (_, i) => ({
+        athlete: { id: String(100000 + i), displayName: `Player ${i}`, jersey: String(i) },
+        stats: ['goals', 'assists', 'shots', 'saves', 'fouls'].map((name, j) => ({ name, value: (i * j) % 7 })),
+      })),
+    });
+    expect(packJson(summary).length).toBeLessThan(zlib.deflateRawSync(summary, { level: 6 }).length);
+  });
+});
+
+describe('stored play flags', () => {
+  const flags = JSON.stringify(
+    Array.from({ length: 1500 }, (_, i) => [`8260000071${String(i).padStart(4, '0')}`, i % 40 === 0 ? 1 : 0]),
+  );
+
+  it('are packed into a small text, and read back as the JSON they were, as is the JSON stores before held', () => {
+    const packed = packFlags(flags);
+    expect(packed.length).toBeLessThan(flags.length / 10);
+    expect(flagsJsonOf(packed)).toBe(flags);
+    expect(flagsJsonOf(flags)).toBe(flags);
+    expect(importantCount(packed, '["82600000710001"]')).toBe(importantCount(flags, '["82600000710001"]'));
+    expect(importantCount(packed, '["82600000710001"]')).toBe(39);
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { spanAt, unpackBytes, unpackJson } from '../../src/store/blob.js';
+import { flagsJsonOf } from '../../src/store/important.js';
 import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
 
@@ -45,7 +46,7 @@ function decompact(file: string): void {
       flags: string;
     }>;
     for (const s of streams) {
-      const flags = JSON.parse(s.flags) as Array<[string, number]>;
+      const flags = JSON.parse(flagsJsonOf(s.flags)) as Array<[string, number]>;
       (JSON.parse(unpackJson(s.plays)) as unknown[]).forEach((p, i) => {
         insert.run(s.league_slug, s.match_id, i + 1, flags[i]![0], flags[i]![1], JSON.stringify(p));
       });
@@ -104,7 +105,9 @@ describe('the compact store', () => {
     });
     expect(cut).toEqual(plays.map((p) => JSON.stringify(p)));
     expect(spanAt(row.ends, row.count)).toBeUndefined();
-    expect((JSON.parse(row.flags) as Array<[string, number]>).map(([id]) => id)).toEqual(plays.map((p) => p.id));
+    expect((JSON.parse(flagsJsonOf(row.flags)) as Array<[string, number]>).map(([id]) => id)).toEqual(
+      plays.map((p) => p.id),
+    );
     expect(row.plays.length).toBeLessThan(JSON.stringify(plays).length / 4);
   });
 });

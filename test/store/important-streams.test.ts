@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { spanAt, unpackJson } from '../../src/store/blob.js';
-import { importantPlays } from '../../src/store/important.js';
+import { flagsJsonOf, importantPlays } from '../../src/store/important.js';
 import { beginSnapshot } from '../../src/store/snapshots.js';
 import { StoreWriter } from '../../src/store/writer.js';
 import { expectMigrated } from '../api/helpers/prerendered.js';
@@ -86,7 +86,7 @@ describe("a stream's important plays", () => {
     const file = await demoStore({ leagues: ['eng.1'], scale: 0.1 });
     const db = openStore(file);
     const row = rowsOf(db).find((r) => r.keyEvents !== null && r.important < r.count)!;
-    const flags = JSON.parse(row.flags) as Array<[string, number]>;
+    const flags = JSON.parse(flagsJsonOf(row.flags)) as Array<[string, number]>;
     const ids = JSON.parse(row.keyEvents!) as string[];
     const unflagged = flags.find(([id, f]) => f === 0 && !ids.includes(id))![0];
     const stored = db
