@@ -11,6 +11,7 @@ import type { BuildSummary } from '../src/publish/build.js';
 import { currentRelease, releaseLayout } from '../src/release/layout.js';
 import { openStore } from '../src/store/db.js';
 import { syncDemoRoutine } from './demo.js';
+import type { DemoWeight } from '../src/sync/providers/demo/index.js';
 import { median } from './median.js';
 import { BUILD_HEAP_FLAGS, BUILD_MALLOC_ENV } from '../src/cli/build-heap.js';
 
@@ -62,7 +63,7 @@ export const CLI_RUNS = 9;
  * The store is synced once; each run starts from a fresh copy of the releases as the full build left
  * them. A run of about a second moves by ±10 % with what the disk is writing back (docs/performance.md).
  */
-export async function cliDayStep(dir: string, db: string, out: string, at: Date, scale: number) {
+export async function cliDayStep(dir: string, db: string, out: string, at: Date, scale: number, weight?: DemoWeight) {
   const side = path.join(dir, 'cli');
   fs.rmSync(side, { recursive: true, force: true });
   fs.mkdirSync(side);
@@ -73,7 +74,7 @@ export async function cliDayStep(dir: string, db: string, out: string, at: Date,
   store.pragma('wal_checkpoint(TRUNCATE)');
   store.close();
   fs.copyFileSync(db, sideDb);
-  const sync = await syncDemoRoutine(sideDb, at, scale);
+  const sync = await syncDemoRoutine(sideDb, at, scale, weight);
   const root = path.join(dir, '.dist.releases');
   const runs: Array<{ seconds: number; rendered: string; written: string }> = [];
   for (let run = 0; run < CLI_RUNS; run++) {
@@ -130,4 +131,68 @@ export function fullBuildsAndCopies(dir: string, db: string, out: string): { bui
     fs.rmSync(side, { force: true });
   }
   return { builds, copies };
+}
+
+/** One function's share of a CPU profile: where it is, and the milliseconds sampled in it. */
+export interface ProfileLine {
+  where: string;
+  ms: number;
+}
+
+/**
+ * `fn` run under V8's sampling profiler (this thread only), and where its time went: milliseconds of
+ * self time by function and by part of the code (a folder of src/, Node's own, the collector, idle),
+ * most first. The whole profile is written to `file` (open it in Chrome's DevTools).
+ */
+export async function profiled<T>(
+  file: string,
+  fn: () => Promise<T>,
+): Promise<{ result: T; byFunction: ProfileLine[]; byPart: ProfileLine[]; totalMs: number }> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  let result: T | undefined;
+  let failed: unknown = null;
+  try {
+    result = await fn();
+  } catch (err) {
+    failed = err ?? new Error('failed');
+  }
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  if (failed) throw failed;
+  fs.writeFileSync(file, JSON.stringify(profile));
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  // A sample's time is the delta to the next one.
+  for (let i = 0; i < samples.length; i++) {
+    const next = deltas[i + 1] ?? 0;
+    self.set(samples[i]!, (self.get(samples[i]!) ?? 0) + next / 1000);
+  }
+  const byFunction = new Map<string, number>();
+  const byPart = new Map<string, number>();
+  let totalMs = 0;
+  for (const [id, ms] of self) {
+    const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
+    const file = url.replace(/^file:\/\//, '');
+    const src = /\/(?:src|build)\/(.+)$/.exec(file)?.[1];
+    const part = !url
+      ? functionName || '(anonymous)'
+      : src
+        ? src.split('/').slice(0, -1).join('/') || src
+        : url.startsWith('node:')
+          ? 'node:internal'
+          : (/node_modules\/([^/]+)/.exec(file)?.[1] ?? path.basename(file));
+    const name = `${functionName || '(anonymous)'} ${src ?? path.basename(file)}${url ? `:${lineNumber + 1}` : ''}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
+    byPart.set(part, (byPart.get(part) ?? 0) + ms);
+    totalMs += ms;
+  }
+  const top = (m: Map<string, number>) => [...m].map(([where, ms]) => ({ where, ms })).sort((a, b) => b.ms - a.ms);
+  return { result: result as T, byFunction: top(byFunction), byPart: top(byPart), totalMs };
 }

@@ -1,6 +1,7 @@
 /**
  * The demo store every benchmark measures against: one seeded demo sync of all 16 leagues with the
- * demo clock pinned to a reference day, so each run of a benchmark sees the same data.
+ * demo clock pinned to a reference day, so each run of a benchmark sees the same data. At the demo's
+ * default weight (real: ESPN's payload sizes) unless a benchmark asks for another.
  */
 import { StoreReader } from '../src/store/read/reader.js';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import { currentRelease } from '../src/release/layout.js';
 import { openStore } from '../src/store/db.js';
 import { runSync } from '../src/sync/run-sync.js';
 import { createDemoProvider, demoReferenceInstant } from '../src/sync/providers/demo/index.js';
+import type { DemoWeight } from '../src/sync/providers/demo/index.js';
 import { storeRoutine } from '../src/sync/providers/demo/routine.js';
 import { addDays, ymd } from '../src/util/time.js';
 import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
@@ -21,12 +23,13 @@ export async function syncDemo(
   db: string,
   today: string,
   scale: number,
+  weight?: DemoWeight,
 ): Promise<{ seconds: number; written: number }> {
   const started = performance.now();
   const store = openStore(db);
   try {
     const instant = demoReferenceInstant(today);
-    const report = await runSync(store, createDemoProvider({ seed: 1, today, scale }), {
+    const report = await runSync(store, createDemoProvider({ seed: 1, today, scale, weight }), {
       leagues: LEAGUE_SLUGS,
       concurrency: 8,
       clock: () => instant,
@@ -42,13 +45,20 @@ export async function syncDemoRoutine(
   db: string,
   now: Date,
   scale: number,
+  weight?: DemoWeight,
 ): Promise<{ seconds: number; written: number; units: number }> {
   const started = performance.now();
   const store = openStore(db);
   try {
     const clock = () => now;
     const window = { from: ymd(addDays(now, -1)), to: ymd(addDays(now, 1)) };
-    const provider = createDemoProvider({ seed: 1, now, scale, routine: storeRoutine(() => store, clock, window) });
+    const provider = createDemoProvider({
+      seed: 1,
+      now,
+      scale,
+      weight,
+      routine: storeRoutine(() => store, clock, window),
+    });
     const report = await runSync(store, provider, { leagues: LEAGUE_SLUGS, concurrency: 8, clock });
     if (report.failures.length) throw new Error(`routine sync: ${report.failures.length} units failed`);
     const units = report.units.ok + report.units.unavailable;

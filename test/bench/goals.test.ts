@@ -1,7 +1,7 @@
 /** The goals ledger `npm run bench` ends with (bench/goals.ts). */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GOALS_FILE_ENV, goalsTable, readGoals, recordGoals } from '../../bench/goals.js';
+import { GOALS_FILE_ENV, goalsTable, readGoals, recordGoals, recordedGoals } from '../../bench/goals.js';
 import { tempDir } from '../helpers/store.js';
 
 const saved = process.env[GOALS_FILE_ENV];
@@ -35,5 +35,16 @@ describe('bench goals', () => {
         .split('\n')
         .at(-1),
     ).toBe('every goal met (1)');
+  });
+
+  it('keeps what this process recorded, file or not, for a benchmark run alone to print', () => {
+    delete process.env[GOALS_FILE_ENV];
+    const before = recordedGoals().length;
+    recordGoals(goal('alone', false));
+    expect(
+      recordedGoals()
+        .slice(before)
+        .map((g) => [g.figure, g.met]),
+    ).toEqual([['alone', false]]);
   });
 });
