@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { Children } from './children.js';
+import { onCpus } from './serve-targets.js';
 
 export interface LoadSpec {
   port: number;
@@ -27,6 +28,12 @@ export interface LoadResult {
   p99Ms: number;
   /** Connection errors, timeouts and answers other than 2xx. */
   errors: number;
+  /**
+   * The CPU seconds the server's processes used during the run, when measured (bench/serve.ts). Over
+   * the run's seconds, the share of a core it kept busy: well below its one core, something other
+   * than the server — the load generator, other work on the machine — set the rate.
+   */
+  serverCpuSeconds?: number;
 }
 
 export interface LoadGenerator {
@@ -54,25 +61,21 @@ export function parseWrkReport(stdout: string): LoadResult {
   };
 }
 
-export function wrk(bin: string, threads: number, children: Children, scratch: string): LoadGenerator {
+/** wrk's arguments for one run, after any taskset prefix: what a run by hand repeats. */
+export function wrkArgs(threads: number, spec: Omit<LoadSpec, 'paths'>, list: string): string[] {
+  const timing = ['-t', String(threads), '-c', String(spec.connections), '-d', `${spec.seconds}s`, '--timeout', '10s'];
+  return [...timing, '-s', WRK_SCRIPT, `http://127.0.0.1:${spec.port}`, '--', list];
+}
+
+/** wrk, on the CPUs `cpus` when given (taskset's list). */
+export function wrk(bin: string, threads: number, children: Children, scratch: string, cpus?: string): LoadGenerator {
   let lists = 0;
   return {
-    name: `wrk (${threads} thread${threads === 1 ? '' : 's'})`,
+    name: `wrk (${threads} thread${threads === 1 ? '' : 's'}${cpus === undefined ? '' : `, on CPU ${cpus}`})`,
     async run(spec) {
       const list = path.join(scratch, `paths-${lists++}.txt`);
       fs.writeFileSync(list, `${spec.paths.join('\n')}\n`);
-      const args = [
-        '-t',
-        String(threads),
-        '-c',
-        String(spec.connections),
-        '-d',
-        `${spec.seconds}s`,
-        '--timeout',
-        '10s',
-      ];
-      const url = `http://127.0.0.1:${spec.port}`;
-      return parseWrkReport(await children.run(bin, [...args, '-s', WRK_SCRIPT, url, '--', list]));
+      return parseWrkReport(await children.run(...onCpus(cpus, bin, wrkArgs(threads, spec, list))));
     },
   };
 }

@@ -1,17 +1,28 @@
 /** The parts of the server benchmark (bench/serve.ts): request sampling, servers, load generators, cleanup. */
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Children } from '../../bench/children.js';
 import { paced, parseWrkReport, wrk } from '../../bench/load.js';
 import { fileUrl, sampleRequests } from '../../bench/requests.js';
-import { fdsCommand, findExecutable, nginxConfig, startNginx, startNodeStatic } from '../../bench/serve-targets.js';
+import {
+  cpuPlan,
+  fdsCommand,
+  findExecutable,
+  treeCpuSeconds,
+  nginxConfig,
+  onCpus,
+  startNginx,
+  startNodeStatic,
+} from '../../bench/serve-targets.js';
 import { tempDir } from '../helpers/store.js';
 import { alive, recordingServer } from './helpers.js';
 
 const NGINX = findExecutable(['/usr/sbin/nginx', '/usr/local/sbin/nginx']);
 const WRK = findExecutable(['/usr/bin/wrk', '/usr/local/bin/wrk']);
+const TASKSET = findExecutable(['/usr/bin/taskset', '/bin/taskset']);
 
 const children = new Children();
 afterEach(async () => {
@@ -101,6 +112,17 @@ describe('static baselines', () => {
     expect(conf).toMatch(/^\s*access_log off;$/m);
     expect([...conf.matchAll(/^\s*listen (.*);$/gm)].map((m) => m[1])).toEqual(['127.0.0.1:8123']);
   });
+
+  it('configures nginx as a production static server: sendfile, tcp_nopush and an open-file cache', () => {
+    const conf = nginxConfig({ scratch: '/s', root: '/r', port: 8123, ceilingFile: '/s/c' });
+    expect(conf).toMatch(/^\s*sendfile on;$/m);
+    expect(conf).toMatch(/^\s*tcp_nopush on;$/m);
+    // Room for every file of the broad sample (5,000 by default), kept for longer than a run.
+    const cache = /^\s*open_file_cache max=(\d+) inactive=5m;$/m.exec(conf);
+    expect(Number(cache?.[1])).toBeGreaterThanOrEqual(10_000);
+    expect(conf).toMatch(/^\s*open_file_cache_valid 5m;$/m);
+    expect(conf).not.toMatch(/gzip on/);
+  });
 });
 
 describe('load generators', () => {
@@ -149,6 +171,69 @@ describe('load generators', () => {
       expect(r.errors).toBeLessThanOrEqual(missing);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('CPU placement and CPU time', () => {
+  it('puts the servers on one core and the load generator on the other, when there are two and taskset', () => {
+    expect(cpuPlan(2, '/usr/bin/taskset')).toEqual({ server: '0', generator: '1' });
+    expect(cpuPlan(4, '/usr/bin/taskset')).toEqual({ server: '0', generator: '1' });
+    expect(cpuPlan(1, '/usr/bin/taskset')).toBeNull();
+    expect(cpuPlan(2, null)).toBeNull();
+  });
+
+  it('runs a command as it is without CPUs, else through taskset on them', () => {
+    expect(onCpus(undefined, 'wrk', ['-t', '1'])).toEqual(['wrk', ['-t', '1']]);
+    if (TASKSET) expect(onCpus('1', 'wrk', ['-t', '1'])).toEqual([TASKSET, ['-c', '1', 'wrk', '-t', '1']]);
+  });
+
+  it.skipIf(!TASKSET)(
+    'a pinned child and what it starts run only on the CPU asked for, in a group of its own',
+    async () => {
+      const c = new Children();
+      try {
+        const started = c.spawn(...onCpus('0', 'sh', ['-c', 'sleep 30 & echo $!; wait']), { captureStdout: true });
+        const grandchild = await new Promise<number>((resolve) => {
+          started.child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+        });
+        for (const pid of [started.child.pid!, grandchild]) {
+          const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+          expect(/^Cpus_allowed_list:\s*(\S+)$/m.exec(status)?.[1]).toBe('0');
+        }
+      } finally {
+        await c.killAll(500);
+      }
+    },
+  );
+
+  it('sums the CPU time of a process and every process below it, one in a group of its own included', async () => {
+    const c = new Children();
+    // As `fds serve` starts itself again: a parent that waits, and a busy child leading a group of its own.
+    const script = path.join(tempDir('fds-sb-cpu-'), 'parent.cjs');
+    const busy = 'const end = Date.now() + 2500; while (Date.now() < end);';
+    fs.writeFileSync(
+      script,
+      `const { spawn } = require('node:child_process');
+       spawn(process.execPath, ['-e', ${JSON.stringify(busy)}], { detached: true, stdio: 'ignore' })
+         .on('exit', () => process.exit(0));`,
+    );
+    try {
+      const started = c.spawn(process.execPath, [script]);
+      const root = started.child.pid!;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = treeCpuSeconds(root);
+      const t0 = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const used = treeCpuSeconds(root) - before;
+      const elapsed = (performance.now() - t0) / 1000;
+      // The child is busy throughout: a core's worth on a quiet machine, less on a loaded one, never more than every core.
+      expect(used).toBeGreaterThan(0.1);
+      expect(used).toBeLessThanOrEqual(elapsed * os.availableParallelism() + 0.05);
+      expect(treeCpuSeconds(2 ** 30)).toBe(0);
+      await started.exited;
+    } finally {
+      await c.killAll(500);
     }
   });
 });

@@ -54,6 +54,10 @@ describe('the server benchmark', () => {
     expect(r.stdout).toMatch(
       new RegExp(`^fds dynamic ÷ (nginx [\\d.]+|serve-handler) +${ratio} +goal ≥ 0\\.08 with p99 ≤ 10 ms`, 'm'),
     );
+    // Decided per CPU second of each server, with the ratio of the rates and each server's share of its core beside it.
+    expect(r.stdout).toMatch(
+      /^ +the ratio of the rates: \d+\.\d{3} \(rounds [\d. ]+\); .* at \d+ % of a core, fds at \d+ %$/m,
+    );
     // The paced runs take the targets in turn, round after round, as the saturated ones do.
     expect(r.stderr).toMatch(/round 2 of 2: fds dynamic \(--dir empty\), 50\/s for 1 s/);
     expect(r.stdout).toContain('the round with the median p99 of 2 taking the targets in turn');
