@@ -6,7 +6,7 @@
  * would serve it alone, and gzipped alone at zlib's default level (6):
  *
  * - synced: every match record, club record, coach, player and standings group (`record_json`,
- *   `coach_json`); every summary, its sections as one document; every match's play stream, one
+ *   `coach_json`; a match's record is stored packed); every summary, its sections as one document; every match's play stream, one
  *   JSON array of its plays;
  * - derived from them, and kept beside them so lists and pages splice stored bytes: each match's
  *   event as the API lists it (`event_json`) and each stream's important plays (`important_plays`).
@@ -44,7 +44,8 @@ interface Source {
 }
 
 const SOURCES: Source[] = [
-  { kind: 'match records', table: 'matches', column: 'record_json', derived: false, packed: false },
+  // Packed since schema 12 (migrations/packed-records.ts); text in `record_json` before.
+  { kind: 'match records', table: 'matches', column: 'record', derived: false, packed: true },
   { kind: 'summaries', table: 'match_summaries', column: 'sections', derived: false, packed: true },
   { kind: 'play streams', table: 'play_streams', column: 'plays', derived: false, packed: true },
   { kind: 'club records', table: 'clubs', column: 'record_json', derived: false, packed: false },
@@ -61,7 +62,13 @@ const BATCH = 64;
 /** Every kind of body the store holds, with its JSON and gzip sizes. */
 export async function storeBodies(db: DB): Promise<BodyKind[]> {
   const kinds: BodyKind[] = [];
-  for (const s of SOURCES) {
+  const matchColumns = db.prepare("SELECT name FROM pragma_table_info('matches')").pluck().all() as string[];
+  const sources = SOURCES.map((s) =>
+    s.table === 'matches' && s.column === 'record' && !matchColumns.includes('record')
+      ? { ...s, column: 'record_json', packed: false }
+      : s,
+  );
+  for (const s of sources) {
     const k: BodyKind = { kind: s.kind, derived: s.derived, bodies: 0, raw: 0, gzipped: 0 };
     // Batches by rowid (WITHOUT ROWID tables have none: players is read whole, a few MB).
     const rowid = s.table !== 'players';

@@ -13,16 +13,16 @@ export function writerStatements(db: DB) {
     ),
     upsertMatch: db.prepare(`
       INSERT INTO matches (league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
-        season_year, record_json, event_json, event_holes, home_score, away_score, provider, statistics, hash,
+        season_year, record, event_json, event_holes, home_score, away_score, provider, statistics, hash,
         last_synced_at, snapshot)
       VALUES (@league, @id, @kickoff, @scoreboardDate, @state, @statusName, @completed, @homeId, @awayId,
-        @seasonYear, @json, @eventJson, @eventHoles, @json ${HOME_SCORE}, @json ${AWAY_SCORE}, ${providerOf('@json')},
+        @seasonYear, @record, @eventJson, @eventHoles, @json ${HOME_SCORE}, @json ${AWAY_SCORE}, ${providerOf('@json')},
         ${hasStatistics('@json')}, @hash, @now, @snapshot)
       ON CONFLICT (league_slug, id) DO UPDATE SET kickoff = excluded.kickoff,
         scoreboard_date = excluded.scoreboard_date,
         state = excluded.state, status_name = excluded.status_name, completed = excluded.completed,
         home_id = excluded.home_id, away_id = excluded.away_id, season_year = excluded.season_year,
-        record_json = excluded.record_json, event_json = excluded.event_json, event_holes = excluded.event_holes,
+        record = excluded.record, event_json = excluded.event_json, event_holes = excluded.event_holes,
         home_score = excluded.home_score, away_score = excluded.away_score,
         provider = excluded.provider, statistics = excluded.statistics,
         hash = excluded.hash, last_synced_at = excluded.last_synced_at, snapshot = excluded.snapshot

@@ -83,7 +83,9 @@ export class StoreWriter {
         homeId: home?.id ?? null,
         awayId: away?.id ?? null,
         seasonYear: m.record.season?.year ?? null,
+        // The text for what the statement derives from it (columns.ts); the record is stored packed.
         json,
+        record: packJson(json),
         eventJson: event.json,
         eventHoles: event.holes,
         hash,

@@ -1,6 +1,6 @@
 /** What the store knows about a match's people, used to put names on core plays' `$ref` links. */
 import type { DB } from '../store/db.js';
-import { spansOf, summarySize, unpackBytes } from '../store/blob.js';
+import { spansOf, summarySize, unpackBytes, unpackJson } from '../store/blob.js';
 import { objectSpans } from '../util/json-spans.js';
 import type { MatchRecord, PlayerRecord, SummarySections } from '../store/records.js';
 import type { AthleteInfo, PlayContext, TeamInfo } from '../espn/map-plays.js';
@@ -18,7 +18,7 @@ const str = (v: unknown): string | null =>
  */
 export function playContexts(db: DB): (league: string, matchId: string) => PlayContext {
   const s = {
-    match: db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck(),
+    match: db.prepare('SELECT record FROM matches WHERE league_slug = ? AND id = ?').pluck(),
     players: db.prepare('SELECT club_id, record_json FROM players WHERE club_id = ?'),
     sections: db.prepare(
       'SELECT sections, section_spans AS spans FROM match_summaries WHERE league_slug = ? AND match_id = ?',
@@ -45,8 +45,8 @@ export function playContexts(db: DB): (league: string, matchId: string) => PlayC
     const teams = new Map<string, TeamInfo>();
     const athletes = new Map<string, AthleteInfo>();
 
-    const matchJson = s.match.get(league, matchId) as string | undefined;
-    const match = matchJson ? (JSON.parse(matchJson) as MatchRecord) : undefined;
+    const packed = s.match.get(league, matchId) as Buffer | undefined;
+    const match = packed ? (JSON.parse(unpackJson(packed)) as MatchRecord) : undefined;
     for (const c of match?.competitors ?? []) {
       teams.set(c.team.id, { displayName: c.team.displayName, abbreviation: c.team.abbreviation });
     }

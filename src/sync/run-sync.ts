@@ -9,6 +9,7 @@ import type { LimitFunction } from 'p-limit';
 import type { DB } from '../store/db.js';
 import { META_LAST_SUCCESS, META_PROVIDER, META_SNAPSHOT_AT, getMeta, setMeta } from '../store/db.js';
 import { StoreWriter } from '../store/writer.js';
+import { unpackJson } from '../store/blob.js';
 import { beginSnapshot, endSnapshot } from '../store/snapshots.js';
 import type { Resource } from '../store/records.js';
 import { mapScoreboard, mapSummary } from '../espn/map-events.js';
@@ -158,15 +159,15 @@ class SyncRun {
     this.writer = new StoreWriter(db, this.snapshot);
     this.playContext = playContexts(db);
     this.settled = settledQuery(db);
-    this.recordQuery = db.prepare('SELECT record_json FROM matches WHERE league_slug = ? AND id = ?').pluck();
+    this.recordQuery = db.prepare('SELECT record FROM matches WHERE league_slug = ? AND id = ?').pluck();
     this.limit = pLimit(Math.max(1, opts.concurrency));
     this.startedAt = isoSeconds(opts.clock());
   }
 
   /** The match record as stored, if any. */
   storedRecord(league: string, id: string): MatchRecord | undefined {
-    const json = this.recordQuery.get(league, id) as string | undefined;
-    return json === undefined ? undefined : (JSON.parse(json) as MatchRecord);
+    const packed = this.recordQuery.get(league, id) as Buffer | undefined;
+    return packed === undefined ? undefined : (JSON.parse(unpackJson(packed)) as MatchRecord);
   }
 
   /** The clubs the store knows in the league (its listing as the teams unit stored it). */

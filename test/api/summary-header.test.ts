@@ -11,6 +11,7 @@ import type { LeagueRefBody } from '../../src/api/serialize/league.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import type { MatchRecord } from '../../src/store/records.js';
 import { demoStore } from '../publish/helpers.js';
+import { storedRecord } from '../helpers/store.js';
 
 const LEAGUE: LeagueRefBody = {
   id: '700',
@@ -54,15 +55,15 @@ describe('an event summary’s header', () => {
   it('reads the provider and whether any competitor has statistics as parsing the record does', async () => {
     const store = StoreReader.open(await demoStore({ leagues: ['eng.1'], scale: 0.2 }));
     try {
-      const rows = store.db.prepare('SELECT league_slug AS l, id, record_json AS r FROM matches').all() as {
+      const rows = store.db.prepare('SELECT league_slug AS l, id, record AS r FROM matches').all() as {
         l: string;
         id: string;
-        r: string;
+        r: Buffer;
       }[];
       expect(rows.length).toBeGreaterThan(10);
       const seen = new Set<boolean>();
       for (const row of rows) {
-        const record = JSON.parse(row.r) as MatchRecord;
+        const record = storedRecord(row.r);
         const statistics = record.competitors.some((c) => c.statistics.length > 0);
         seen.add(statistics);
         expect(store.matches.facts(row.l, row.id)).toMatchObject({ provider: record.provider, statistics });

@@ -12,7 +12,7 @@ import { check } from '../../src/check/check.js';
 import { readManifestSync } from '../../src/release/manifest.js';
 import type { ManifestEntry } from '../../src/release/manifest.js';
 import { currentRelease } from '../../src/release/layout.js';
-import { ROOT, tempDir } from '../helpers/store.js';
+import { ROOT, recordSql, storedRecord, tempDir } from '../helpers/store.js';
 import { buildInto, demoStore } from '../publish/helpers.js';
 import { eventText } from '../../src/store/shape/event.js';
 
@@ -149,15 +149,15 @@ describe('fds check', () => {
   it('fails on files gone stale after the store changed', async () => {
     const moved = path.join(tempDir('fds-check-'), 'moved.sqlite');
     fs.copyFileSync(db, moved);
-    const w = new Database(moved);
+    const w = recordSql(new Database(moved));
     const { league, id, day } = w
       .prepare('SELECT league_slug AS league, id, scoreboard_date AS day FROM matches ORDER BY id LIMIT 1')
       .get() as Record<string, string>;
     // As a sync would write it: the record and its stored event text.
-    const record = JSON.parse(w.prepare('SELECT record_json FROM matches WHERE id = ?').pluck().get(id) as string);
+    const record = storedRecord(w.prepare('SELECT record FROM matches WHERE id = ?').pluck().get(id) as Buffer);
     const event = eventText({ ...record, name: 'Stale?' });
     w.prepare(
-      "UPDATE matches SET record_json = json_set(record_json, '$.name', 'Stale?'), event_json = ?, event_holes = ? WHERE id = ?",
+      "UPDATE matches SET record = packed_record(json_set(record_text(record), '$.name', 'Stale?')), event_json = ?, event_holes = ? WHERE id = ?",
     ).run(event.json, event.holes, id);
     w.close();
     const report = await check({ dir: out, db: moved, sample: 10 });

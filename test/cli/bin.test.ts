@@ -107,7 +107,11 @@ if (isMainThread) {
     editStore(
       db,
       (w) =>
-        w.prepare("UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed') WHERE id = ?").run(id),
+        w
+          .prepare(
+            "UPDATE matches SET record = packed_record(json_set(record_text(record), '$.name', 'Renamed')) WHERE id = ?",
+          )
+          .run(id),
       [
         ['match', 'eng.1', id],
         ['day', 'eng.1', day],

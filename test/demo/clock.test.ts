@@ -58,9 +58,9 @@ const matchKey = (m: { league_slug: string; id: string }) => `${m.league_slug}|$
 
 function matches(db: DB): Map<string, MatchRow> {
   const rows = db.prepare('SELECT * FROM matches ORDER BY kickoff, id').all() as Array<
-    MatchRow & { record_json: string }
+    Omit<MatchRow, 'record'> & { record: Buffer }
   >;
-  return new Map(rows.map((r) => [matchKey(r), { ...r, record: json<MatchRecord>(r.record_json) }]));
+  return new Map(rows.map((r) => [matchKey(r), { ...r, record: json<MatchRecord>(r.record) }]));
 }
 
 const finished = (m: MatchRow) => m.state === 'post' && m.completed === 1;

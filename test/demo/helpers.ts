@@ -8,6 +8,7 @@ import { runSync } from '../../src/sync/run-sync.js';
 import type { SyncReport } from '../../src/sync/run-sync.js';
 import { createDemoProvider, demoKickoffs, demoReferenceInstant } from '../../src/sync/providers/demo/index.js';
 import { addDays, parseYmd, ymd } from '../../src/util/time.js';
+import { storedRecord } from '../helpers/store.js';
 
 /** Where the tests look for a matchday; the calendar decides which days near it are matchdays. */
 export const TODAY = '20260321';
@@ -77,4 +78,5 @@ export async function syncDemo(opts: {
   };
 }
 
-export const json = <T>(text: string): T => JSON.parse(text) as T;
+/** Stored JSON, parsed: a text, or a match record as the store packs it (schema 12). */
+export const json = <T>(stored: string | Buffer): T => storedRecord<T>(stored);

@@ -23,12 +23,12 @@ describe('demo play-by-play in the store', () => {
     store = await syncDemo({ leagues: LEAGUES, seed: 11 });
     const rows = store.db
       .prepare(
-        `SELECT m.league_slug, m.record_json, m.state, m.completed, s.key_event_ids FROM matches m
+        `SELECT m.league_slug, m.record AS record_json, m.state, m.completed, s.key_event_ids FROM matches m
            JOIN match_summaries s ON s.league_slug = m.league_slug AND s.match_id = m.id ORDER BY m.league_slug, m.id`,
       )
       .all() as Array<{
       league_slug: string;
-      record_json: string;
+      record_json: Buffer;
       state: string;
       completed: number;
       key_event_ids: string;

@@ -15,7 +15,8 @@ interface MatchRow {
   status_name: string;
   completed: number;
   season_year: number | null;
-  record_json: string;
+  /** The record as stored: packed (schema 12). */
+  record_json: Buffer;
 }
 
 const LEAGUES = ['sco.1', 'usa.1'];
@@ -30,7 +31,9 @@ describe('demo season in the store', () => {
     store = await syncDemo({ leagues: LEAGUES });
     NOW = iso(store.now);
     DAY = dayOf(store.now);
-    rows = store.db.prepare('SELECT * FROM matches ORDER BY league_slug, kickoff, id').all() as MatchRow[];
+    rows = store.db
+      .prepare('SELECT *, record AS record_json FROM matches ORDER BY league_slug, kickoff, id')
+      .all() as MatchRow[];
   });
   afterAll(() => store.cleanup());
 

@@ -111,7 +111,7 @@ describe('the ESPN request plan against ESPN as it answers now', () => {
     expect(report.failures).toEqual([]);
     expect(espn.stats.perKind.get('board-month')).toBeGreaterThanOrEqual(1);
     expect(espn.stats.perKind.get('board-day')).toBeGreaterThan(5);
-    const matches = (d: DB) => d.prepare('SELECT id, record_json FROM matches ORDER BY id').all();
+    const matches = (d: DB) => d.prepare('SELECT id, record FROM matches ORDER BY id').all();
     expect(matches(db)).toEqual(matches(clean));
     expect(new PlanState(db, 'espn').get('eng.1', `fallback:${month}`)?.value).toBe('HTTP 400');
     // An hour later the month is not tried again: straight to its days.

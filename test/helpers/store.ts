@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';
 import { beginSnapshot, endSnapshot } from '../../src/store/snapshots.js';
-import { unpackJson } from '../../src/store/blob.js';
+import { packJson, unpackJson } from '../../src/store/blob.js';
 import type { MatchRecord } from '../../src/store/records.js';
 import { eventText } from '../../src/store/shape/event.js';
 
@@ -55,6 +55,8 @@ export function dumpContent(db: DB, { withTimes = true } = {}): Record<string, u
     out[t] = rows
       .map((r) => {
         if (!withTimes) delete r.last_synced_at;
+        // A match's record as its JSON, as it was stored before schema 12 packed it.
+        if (Buffer.isBuffer(r.record)) r.record = unpackJson(r.record);
         return JSON.stringify(r);
       })
       .sort();
@@ -73,15 +75,43 @@ export function copyRecorded(): string {
   return dir;
 }
 
+/** A match's record as the store holds it: packed (schema 12, store/migrations/packed-records.ts). */
+export function storedRecord<T = MatchRecord>(packed: Buffer | string): T {
+  return JSON.parse(typeof packed === 'string' ? packed : unpackJson(packed)) as T;
+}
+
+/**
+ * SQL functions over packed records on this connection, for a test that edits a record in SQL:
+ * `record_text(record)` is its JSON, `packed_record(json)` the column's bytes for it, as in
+ * `UPDATE matches SET record = packed_record(json_set(record_text(record), '$.name', ?))`.
+ */
+export function recordSql<D extends Pick<DB, 'function'>>(db: D): D {
+  db.function('record_text', { deterministic: true }, (b: unknown) => unpackJson(b as Buffer));
+  db.function('packed_record', { deterministic: true }, (t: unknown) => packJson(String(t)));
+  return db;
+}
+
+/**
+ * A store of this schema taken back to the layout before schema 12 (migrations/packed-records.ts):
+ * each match's record as JSON text in `record_json`, for a test that marks a store older than it is
+ * and lets the migrations from that version run again.
+ */
+export function unpackRecords(db: Pick<DB, 'exec' | 'prepare' | 'function'>): void {
+  recordSql(db as DB);
+  db.exec(`ALTER TABLE matches ADD COLUMN record_json TEXT NOT NULL DEFAULT ''`);
+  db.exec('UPDATE matches SET record_json = record_text(record)');
+  db.exec('ALTER TABLE matches DROP COLUMN record');
+}
+
 /**
  * Edit a store file as a sync would: the edit and the change-log rows that say what it touched
  * (kind, league, key — see src/store/migrations.ts), committed as one new snapshot, so an
- * incremental build sees exactly this change. An edit of a match record (SQL on record_json) also
+ * incremental build sees exactly this change; the edit may use `recordSql`'s functions. An edit of a match record also
  * gets the event text the writer would store with it (store/shape/event.ts); a record the edit broke
  * on purpose keeps its old one.
  */
 export function editStore(file: string, edit: (db: DB) => void, changes: Array<[string, string, string]>): number {
-  const db = openStore(file);
+  const db = recordSql(openStore(file));
   try {
     const id = beginSnapshot(db);
     db.transaction(() => {
@@ -99,13 +129,10 @@ export function editStore(file: string, edit: (db: DB) => void, changes: Array<[
 
 function rederiveEvents(db: DB): void {
   const set = db.prepare('UPDATE matches SET event_json = ?, event_holes = ? WHERE rowid = ?');
-  for (const r of db.prepare('SELECT rowid, record_json FROM matches').all() as Array<{
-    rowid: number;
-    record_json: string;
-  }>) {
+  for (const r of db.prepare('SELECT rowid, record FROM matches').all() as Array<{ rowid: number; record: Buffer }>) {
     let record: MatchRecord;
     try {
-      record = JSON.parse(r.record_json) as MatchRecord;
+      record = storedRecord(r.record);
     } catch {
       continue;
     }

@@ -85,7 +85,7 @@ describe('incremental build', () => {
       (w) =>
         w
           .prepare(
-            `UPDATE matches SET record_json = json_set(record_json, '$.name', 'Renamed Derby'), hash = 'changed'
+            `UPDATE matches SET record = packed_record(json_set(record_text(record), '$.name', 'Renamed Derby')), hash = 'changed'
              WHERE league_slug = ? AND id = ?`,
           )
           .run(league, id),

@@ -205,7 +205,9 @@ describe('recycled releases', { timeout: 240_000 }, () => {
         db,
         (w) =>
           w
-            .prepare("UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ? WHERE id = ?")
+            .prepare(
+              "UPDATE matches SET record = packed_record(json_set(record_text(record), '$.name', ?)), hash = ? WHERE id = ?",
+            )
             .run(name, name, m.id),
         [
           ['match', 'eng.1', m.id],

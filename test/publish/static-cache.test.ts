@@ -90,7 +90,7 @@ function renameMatches(league: string, label: string) {
     (w) =>
       w
         .prepare(
-          `UPDATE matches SET record_json = json_set(record_json, '$.name', ? || id), hash = ? || id
+          `UPDATE matches SET record = packed_record(json_set(record_text(record), '$.name', ? || id)), hash = ? || id
            WHERE league_slug = ?`,
         )
         .run(`${label} `, label, league),

@@ -142,7 +142,7 @@ describe('static-first server', () => {
         (w) =>
           w
             .prepare(
-              `UPDATE matches SET record_json = json_set(record_json, '$.name', ?), hash = ?
+              `UPDATE matches SET record = packed_record(json_set(record_text(record), '$.name', ?)), hash = ?
                WHERE league_slug = ? AND id = ?`,
             )
             .run(`Build ${i}`, `h${i}`, league, id),

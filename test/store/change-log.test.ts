@@ -13,7 +13,7 @@ import { StoreReader } from '../../src/store/read/reader.js';
 import { KEPT_SNAPSHOTS, beginSnapshot, endSnapshot } from '../../src/store/snapshots.js';
 import { FilesProvider } from '../../src/sync/providers/files.js';
 import { runSync } from '../../src/sync/run-sync.js';
-import { copyRecorded, editStore, tempStore } from '../helpers/store.js';
+import { copyRecorded, editStore, recordSql, tempStore, unpackRecords } from '../helpers/store.js';
 
 const sync = (db: DB, dir: string, at: string) =>
   runSync(db, new FilesProvider(dir), { leagues: LEAGUE_SLUGS, concurrency: 4, clock: () => new Date(at) });
@@ -275,18 +275,19 @@ describe('the change feed', () => {
 
   it('lists each score as the match record has it, text or number, whether synced or migrated', async () => {
     const { db, file } = tempStore();
+    recordSql(db);
     await sync(db, copyRecorded(), '2026-03-22T15:00:00Z');
     // A record whose score is a number: the feed gives a number, as the record has it.
     const id = db.prepare("SELECT id FROM matches WHERE league_slug = 'eng.1' ORDER BY id LIMIT 1").pluck().get();
     const numeric = db.prepare(
-      "UPDATE matches SET record_json = json_set(record_json, '$.competitors[0].score', 3) WHERE id = ?",
+      "UPDATE matches SET record = packed_record(json_set(record_text(record), '$.competitors[0].score', 3)) WHERE id = ?",
     );
     const mismatched = () =>
       db
         .prepare(
-          `SELECT count(*) FROM matches WHERE home_score IS NOT (record_json ->> '$.competitors[0].score')
-           OR away_score IS NOT (record_json ->> '$.competitors[1].score')
-           OR typeof(home_score) <> typeof(record_json ->> '$.competitors[0].score')`,
+          `SELECT count(*) FROM matches WHERE home_score IS NOT (record_text(record) ->> '$.competitors[0].score')
+           OR away_score IS NOT (record_text(record) ->> '$.competitors[1].score')
+           OR typeof(home_score) <> typeof(record_text(record) ->> '$.competitors[0].score')`,
         )
         .pluck()
         .get();
@@ -295,6 +296,7 @@ describe('the change feed', () => {
     numeric.run(id);
     expect(mismatched()).toBe(1);
     // Migration 6 derives the columns from the records, as the writer stores them.
+    unpackRecords(db);
     db.exec('DROP INDEX matches_scores'); // new in schema 7, which the migration rebuilds
     db.exec('ALTER TABLE matches DROP COLUMN home_score');
     db.exec('ALTER TABLE matches DROP COLUMN away_score');

@@ -11,6 +11,7 @@ import { spanAt, unpackBytes, unpackJson } from '../../src/store/blob.js';
 import { flagsJsonOf } from '../../src/store/important.js';
 import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
+import { unpackRecords } from '../helpers/store.js';
 
 /** Every pre-rendered response, and a few that are not, as url → bytes. */
 const responses = (file: string) =>
@@ -27,6 +28,7 @@ const responses = (file: string) =>
 function decompact(file: string): void {
   const db = new Database(file);
   db.transaction(() => {
+    unpackRecords(db);
     db.exec('ALTER TABLE match_summaries ADD COLUMN sections_json TEXT');
     const summaries = db.prepare('SELECT rowid, sections FROM match_summaries').all() as Array<{
       rowid: number;

@@ -15,6 +15,7 @@ import { sourceIn } from '../../src/store/shape/club.js';
 import { eventBody, eventText, fillEvent } from '../../src/store/shape/event.js';
 import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
+import { storedRecord, unpackRecords } from '../helpers/store.js';
 
 const joined = (pieces: Uint8Array[]) => Buffer.concat(pieces).toString('utf8');
 
@@ -22,17 +23,15 @@ function records(file: string): Array<{ league: string; record: MatchRecord; jso
   const db = new Database(file, { readonly: true });
   try {
     return (
-      db
-        .prepare('SELECT league_slug, record_json, event_json, event_holes FROM matches ORDER BY rowid')
-        .all() as Array<{
+      db.prepare('SELECT league_slug, record, event_json, event_holes FROM matches ORDER BY rowid').all() as Array<{
         league_slug: string;
-        record_json: string;
+        record: Buffer;
         event_json: Buffer;
         event_holes: string;
       }>
     ).map((r) => ({
       league: r.league_slug,
-      record: JSON.parse(r.record_json) as MatchRecord,
+      record: storedRecord(r.record),
       json: r.event_json,
       holes: r.event_holes,
     }));
@@ -94,6 +93,7 @@ describe('stored event texts', () => {
     const before = storeResponses(file);
     expect([...before.keys()].filter((u) => /\/(fixtures|scoreboard)/.test(u)).length).toBeGreaterThan(50);
     const db = new Database(file);
+    unpackRecords(db);
     db.exec('ALTER TABLE matches DROP COLUMN event_json');
     db.exec('ALTER TABLE matches DROP COLUMN event_holes');
     db.exec('ALTER TABLE play_streams DROP COLUMN ends');

@@ -9,10 +9,11 @@ import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { expectSameResponses, storeResponses } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
+import { unpackRecords } from '../helpers/store.js';
 import { importantPlays } from '../../src/store/important.js';
 
 /** Per table, the columns that may hold kilobytes: they must come after every other column, in this order. */
-const LARGE = { matches: ['event_json', 'record_json'], play_streams: ['plays'] } as const;
+const LARGE = { matches: ['event_json', 'record'], play_streams: ['plays'] } as const;
 
 const columnsOf = (db: Database.Database, table: string) =>
   db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
@@ -41,6 +42,7 @@ function miscounted(db: Database.Database): string[] {
 
 /** Put a table back in the layout schema 6 had: the same columns, the large ones where they were. */
 function schema6(db: Database.Database): void {
+  unpackRecords(db);
   const matches = `league_slug, id, kickoff, scoreboard_date, state, status_name, completed, home_id, away_id,
     season_year, record_json, hash, last_synced_at, snapshot, event_json, event_holes, home_score, away_score`;
   const streams = 'league_slug, match_id, count, complete, hash, last_synced_at, snapshot, plays, flags, ends';

@@ -12,23 +12,22 @@ import { beginSnapshot } from '../../src/store/snapshots.js';
 import { StoreWriter } from '../../src/store/writer.js';
 import { expectMigrated, isSummary } from '../api/helpers/prerendered.js';
 import { demoStore } from '../publish/helpers.js';
+import { storedRecord } from '../helpers/store.js';
 
 interface Row {
   league: string;
   id: string;
-  record: string;
+  record: Buffer;
   provider: string | null;
   statistics: number;
 }
 
 const rowsOf = (db: Database.Database) =>
-  db
-    .prepare('SELECT league_slug AS league, id, record_json AS record, provider, statistics FROM matches')
-    .all() as Row[];
+  db.prepare('SELECT league_slug AS league, id, record, provider, statistics FROM matches').all() as Row[];
 
 /** The facts as the record, parsed, tells them. */
-function factsOf(record: string) {
-  const r = JSON.parse(record) as { provider?: string; competitors?: Array<{ statistics?: unknown[] }> };
+function factsOf(record: Buffer) {
+  const r = storedRecord<{ provider?: string; competitors?: Array<{ statistics?: unknown[] }> }>(record);
   return {
     provider: r.provider ?? null,
     statistics: (r.competitors ?? []).some((c) => Array.isArray(c.statistics) && c.statistics.length > 0) ? 1 : 0,
@@ -64,9 +63,9 @@ describe("a match's summary facts", () => {
       id: string;
       kickoff: string;
       scoreboard_date: string;
-      record_json: string;
+      record: Buffer;
     };
-    const record = JSON.parse(row.record_json) as MatchRecord & { provider: string };
+    const record = storedRecord<MatchRecord & { provider: string }>(row.record);
     const changed = {
       ...record,
       provider: 'files',

@@ -76,7 +76,7 @@ describe('sync from recorded files', () => {
     async () => {
       const { db } = tempStore();
       await sync(db, RECORDED);
-      const storedLive = db.prepare("SELECT record_json FROM matches WHERE id = '9004'").pluck().get();
+      const storedLive = db.prepare("SELECT record FROM matches WHERE id = '9004'").pluck().get();
 
       const dir = copyRecorded();
       // The live board is rewritten with a new score but cut off half-way through.
@@ -91,7 +91,7 @@ describe('sync from recorded files', () => {
       expect(report.units.failed).toBe(1);
       expect(report.failures[0]).toMatchObject({ league: 'eng.1', resource: 'scoreboard', key: '20260322' });
       expect(report.failures[0]!.error).toMatch(/not valid JSON/);
-      expect(db.prepare("SELECT record_json FROM matches WHERE id = '9004'").pluck().get()).toBe(storedLive);
+      expect(db.prepare("SELECT record FROM matches WHERE id = '9004'").pluck().get()).toEqual(storedLive);
       expect(db.prepare("SELECT count(*) FROM players WHERE record_json LIKE '%Ada Stone-Marsh%'").pluck().get()).toBe(
         1,
       );

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runSync } from '../../src/sync/run-sync.js';
 import { FilesProvider } from '../../src/sync/providers/files.js';
 import { LEAGUE_SLUGS } from '../../src/reference/leagues.js';
-import { SHARED_ESPN, dumpContent, readJson, storedSections, tempStore } from '../helpers/store.js';
+import { SHARED_ESPN, dumpContent, readJson, storedRecord, storedSections, tempStore } from '../helpers/store.js';
 
 const present = fs.existsSync(SHARED_ESPN);
 if (!present) console.warn(`skipping the recorded-ESPN integration test: ${SHARED_ESPN} is absent`);
@@ -71,21 +71,21 @@ describe.skipIf(!present)('sync of the recorded ESPN responses in ../shared', ()
     const expected = expectedMatches();
     expect(expected.size).toBeGreaterThan(20);
     const rows = db
-      .prepare('SELECT league_slug, id, home_id, away_id, status_name, record_json FROM matches')
+      .prepare('SELECT league_slug, id, home_id, away_id, status_name, record FROM matches')
       .all() as Array<{
       league_slug: string;
       id: string;
       home_id: string;
       away_id: string;
       status_name: string;
-      record_json: string;
+      record: Buffer;
     }>;
     // Summaries of matches on no recorded board still create the match (ita.1 554204 is on one).
     const fromBoards = rows.filter((r) => expected.has(`${r.league_slug}/${r.id}`));
     expect(fromBoards).toHaveLength(expected.size);
     for (const r of fromBoards) {
       const want = expected.get(`${r.league_slug}/${r.id}`)!;
-      const rec = JSON.parse(r.record_json) as { competitors: Array<{ score: string | null }> };
+      const rec = storedRecord<{ competitors: Array<{ score: string | null }> }>(r.record);
       expect(
         { home: r.home_id, away: r.away_id, status: r.status_name, scores: rec.competitors.map((c) => c.score) },
         r.id,

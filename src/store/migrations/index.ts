@@ -11,6 +11,7 @@ import { rowLayout } from './row-layout.js';
 import { matchFacts } from './match-facts.js';
 import { importantStreams } from './important-streams.js';
 import { syncPlan } from './sync-plan.js';
+import { packedRecords } from './packed-records.js';
 
 /** SQL, or a step that needs code (compressing what is stored). */
 export type Migration = string | ((db: DB) => void);
@@ -27,10 +28,11 @@ export const MIGRATIONS: readonly Migration[] = [
   matchFacts,
   importantStreams,
   syncPlan,
+  packedRecords,
 ];
 
 /** Versions that rewrite whole tables: migrating across one leaves much free space, given back by VACUUM. */
-export const REWRITES = [3, 7, 9, 10];
+export const REWRITES = [3, 7, 9, 10, 12];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -4,6 +4,7 @@
  * competitor there) or, failing that, from the competitor snapshot of their latest match.
  */
 import type { DB } from '../db.js';
+import { unpackJson } from '../blob.js';
 import type { ClubRecord, CoachRecord, MatchRecord, PlayerRecord } from '../records.js';
 import type { CatalogSource } from '../shape/club.js';
 import type { ClubRow } from './types.js';
@@ -32,7 +33,7 @@ export class ClubQueries {
         .prepare('SELECT EXISTS (SELECT 1 FROM league_clubs WHERE league_slug = ? AND club_id = ?)')
         .pluck(),
       seenIn: db
-        .prepare(`SELECT record_json FROM matches WHERE league_slug = @league AND (home_id = @id OR away_id = @id)
+        .prepare(`SELECT record FROM matches WHERE league_slug = @league AND (home_id = @id OR away_id = @id)
         ORDER BY kickoff DESC, id DESC LIMIT 1`)
         .pluck(),
       club: db.prepare('SELECT record_json, coach_json, last_synced_at FROM clubs WHERE id = ?'),
@@ -79,9 +80,9 @@ export class ClubQueries {
   }
 
   private fromMatches(league: string, id: string): ClubRecord | undefined {
-    const json = this.s.seenIn.get({ league, id }) as string | undefined;
-    if (!json) return undefined;
-    return (JSON.parse(json) as MatchRecord).competitors.find((c) => c.team.id === id)?.team;
+    const packed = this.s.seenIn.get({ league, id }) as Buffer | undefined;
+    if (!packed) return undefined;
+    return (JSON.parse(unpackJson(packed)) as MatchRecord).competitors.find((c) => c.team.id === id)?.team;
   }
 }
 

@@ -8,19 +8,20 @@ import type { DB } from '../db.js';
 import type { MatchRecord, MatchState } from '../records.js';
 import type { EventRow, FixtureFilter, MatchFacts, MatchRow, SummaryRow } from './types.js';
 import { addDays, parseYmd, ymd } from '../../util/time.js';
-import { spansOf, summarySize, unpackBytes } from '../blob.js';
+import { spansOf, summarySize, unpackBytes, unpackJson } from '../blob.js';
 import { objectSpans } from '../../util/json-spans.js';
 import { MATCH_CHANGES } from '../snapshots.js';
 import { eventText } from '../shape/event.js';
 
 interface RawMatch {
-  record_json: string;
+  /** The record, packed (schema 12, migrations/packed-records.ts). */
+  record: Buffer;
   state: MatchState;
   last_synced_at: string;
 }
 
 const toMatch = (r: RawMatch): MatchRow => ({
-  record: JSON.parse(r.record_json) as MatchRecord,
+  record: JSON.parse(unpackJson(r.record)) as MatchRecord,
   state: r.state,
   lastSyncedAt: r.last_synced_at,
 });
@@ -47,11 +48,12 @@ function bounds(league: string, f: FixtureFilter) {
  * store that leaves it out to stay small (the Netlify Function's slim store) — its record, to derive it from.
  */
 const EVENT = `state, event_json AS json, event_holes AS holes,
-  CASE WHEN length(event_json) = 0 THEN record_json END AS record`;
+  CASE WHEN length(event_json) = 0 THEN record END AS record`;
 
 /** Rows of EVENT as EventRows: an event left out of the store is derived from its record. */
-function events(rows: Array<EventRow & { record: string | null }>): EventRow[] {
-  for (const r of rows) if (r.record !== null) Object.assign(r, eventText(JSON.parse(r.record) as MatchRecord));
+function events(rows: Array<EventRow & { record: Buffer | null }>): EventRow[] {
+  for (const r of rows)
+    if (r.record !== null) Object.assign(r, eventText(JSON.parse(unpackJson(r.record)) as MatchRecord));
   return rows;
 }
 
@@ -70,7 +72,7 @@ export class MatchQueries {
 
   constructor(db: DB) {
     this.s = {
-      onDate: db.prepare(`SELECT record_json, state, last_synced_at FROM matches
+      onDate: db.prepare(`SELECT record, state, last_synced_at FROM matches
         WHERE league_slug = ? AND scoreboard_date = ? ORDER BY kickoff, id`),
       count: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE}`).pluck(),
       countState: db.prepare(`SELECT COUNT(*) FROM matches WHERE ${RANGE} AND state = @state`).pluck(),
@@ -80,7 +82,7 @@ export class MatchQueries {
         ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
       pageState: db.prepare(`SELECT ${EVENT} FROM matches WHERE ${RANGE}
         AND state = @state ORDER BY kickoff, id LIMIT @limit OFFSET @offset`),
-      one: db.prepare('SELECT record_json, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
+      one: db.prepare('SELECT record, state, last_synced_at FROM matches WHERE league_slug = ? AND id = ?'),
       // Stored beside the record (schema 9, match-facts.ts): it stays unread.
       facts: db.prepare(`SELECT state, last_synced_at AS lastSyncedAt, provider, statistics
         FROM matches WHERE league_slug = ? AND id = ?`),
@@ -128,7 +130,7 @@ export class MatchQueries {
 
   /** A day's events as stored (shape/event.ts), in kickoff order. */
   eventsOnDate(league: string, ymd: string): EventRow[] {
-    return events(this.s.eventsOnDate.all(league, ymd) as Array<EventRow & { record: string | null }>);
+    return events(this.s.eventsOnDate.all(league, ymd) as Array<EventRow & { record: Buffer | null }>);
   }
 
   /** The scoreboard day of each of a league's matches, in the order fixtures list them (from an index). */
@@ -145,7 +147,7 @@ export class MatchQueries {
   page(league: string, filter: FixtureFilter, limit: number, offset: number): EventRow[] {
     const b = { ...bounds(league, filter), limit, offset };
     return events(
-      (filter.state ? this.s.pageState.all(b) : this.s.page.all(b)) as Array<EventRow & { record: string | null }>,
+      (filter.state ? this.s.pageState.all(b) : this.s.page.all(b)) as Array<EventRow & { record: Buffer | null }>,
     );
   }
 
