@@ -10,7 +10,7 @@ import path from 'node:path';
 import { GOALS_FILE_ENV, goalsTable, readGoals } from './goals.js';
 
 const BENCHES: Array<{ name: string; script: string; args?: string[] }> = [
-  // Sync throughput, full/incremental build, build ÷ cp -r, peak RSS at scale 1 and 4.
+  // At real weight, scale 1 and 2: sync throughput, full/incremental build, build ÷ cp -r, the store, peak RSS.
   { name: 'build', script: 'bench/build.ts' },
   // Dynamic render latency of the render core, in process.
   { name: 'api render', script: 'bench/api-render.ts', args: ['--db', '.tmp/bench/scale-1/demo.sqlite'] },
