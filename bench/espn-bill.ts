@@ -22,15 +22,15 @@ import { HttpClient } from '../src/sync/http/fetch-json.js';
 import { EspnProvider } from '../src/sync/providers/espn.js';
 import { runSync } from '../src/sync/run-sync.js';
 import type { SyncReport } from '../src/sync/run-sync.js';
-import { nextCycleIn } from '../src/cli/commands/live.js';
-import type { CycleReport } from '../src/live/cycle.js';
+import { nextCycleIn } from '../src/live/cadence.js';
 import { addDays, ymd } from '../src/util/time.js';
 import { easternYmd, startEspnNow } from '../test/helpers/espn-now.js';
 import type { EspnNow, LogEntry } from '../test/helpers/espn-now.js';
 import { removeTempDirs, tempStore } from '../test/helpers/store.js';
-import { PLAN } from '../src/sync/plan/periods.js';
+import { EspnPlan } from '../src/sync/plan/espn-plan.js';
 import { recordGoals } from './goals.js';
 import { textTable } from './table.js';
+import { kbOrMb } from '../src/util/thousands.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,15 +55,16 @@ const add = (t: Tally, l: LogEntry) => {
   t.requests++;
   t.bytes += l.bytes;
 };
-const kb = (b: number) => (b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${(b / 1e3).toFixed(0)} KB`);
+
+/** `fds sync`'s default fixture window at an instant: today − 3 … today + 7 (UTC days). */
+const windowOf = (at: number) => ({ from: ymd(addDays(new Date(at), -3)), to: ymd(addDays(new Date(at), 7)) });
 
 function sync(db: DB, espn: EspnNow, at: number, http: HttpClient): Promise<SyncReport> {
   const now = new Date(at);
   const provider = new EspnProvider({
     baseUrl: espn.url,
     coreUrl: espn.url,
-    from: ymd(addDays(now, -3)),
-    to: ymd(addDays(now, 7)),
+    ...windowOf(at),
     leagues: LEAGUE_SLUGS,
     store: () => db,
     clock: () => now,
@@ -111,7 +112,7 @@ const espn = await startEspnNow({
   weight: values.weight === 'light' ? 'light' : 'real',
 });
 const { db } = tempStore();
-const http = new HttpClient({ conditional: true });
+const http = new HttpClient();
 try {
   // A store as a running loop has it: the first sync two hours before the measured span, then cycles.
   const perCycle: Array<{
@@ -134,23 +135,21 @@ try {
   let report: SyncReport | undefined;
   while (simNow < startAt + HOURS * HOUR) {
     const before = matches(db);
-    // Hot as the cycle starts (the plan's own reading of the store).
-    const hotMatches = [...before.values()].filter(
-      (m) =>
-        m.state !== 'post' &&
-        Date.parse(m.kickoff) - PLAN.hotBefore <= simNow &&
-        (m.state === 'in'
-          ? Date.parse(m.kickoff) + PLAN.hotAtMost > simNow
-          : Date.parse(m.kickoff) + PLAN.hotIfNeverStarted > simNow),
-    );
-    const hot = [...new Set(hotMatches.map((m) => m.league))].sort();
+    // Hot as the cycle starts, as the plan reads the store.
+    const plan = new EspnPlan(db, LEAGUE_SLUGS, {
+      ...windowOf(simNow),
+      seasons: [],
+      full: false,
+      clock: () => new Date(simNow),
+    });
+    const hot = plan.hotLeagues();
     espn.reset();
     report = await sync(db, espn, simNow, http);
     const after = matches(db);
     const measured = simNow >= startAt;
     cycles++;
     if (measured) {
-      const windowStart = `${ymd(addDays(new Date(simNow), -3)).replace(/(\d{4})(\d{2})(\d{2})/, '$1-$2-$3')}T00:00:00Z`;
+      const windowStart = `${windowOf(simNow).from.replace(/(\d{4})(\d{2})(\d{2})/, '$1-$2-$3')}T00:00:00Z`;
       const changed = new Set([...after].filter(([k, m]) => before.get(k)?.hash !== m.hash).map(([k]) => k));
       const live: Tally = { requests: 0, bytes: 0 };
       const violations: string[] = [];
@@ -189,8 +188,7 @@ try {
       }
       if (hot.length) {
         // The floor: the Eastern days of the hot matches, and what the changed matches cost.
-        const days = new Set(hotMatches.map((m) => `${m.league}/${easternYmd(Date.parse(m.kickoff))}`));
-        const floorBoards = Math.max(hot.length, days.size);
+        const floorBoards = hot.reduce((n, league) => n + plan.hotDays(league).length, 0);
         if (boards > floorBoards) violations.push(`${boards} boards for ${floorBoards}`);
         // The plan before this one: a board per league per day of the window, and the summary and
         // plays (one page) of every unfinished match of it, every cycle.
@@ -206,7 +204,7 @@ try {
         });
       }
     }
-    simNow += nextCycleIn({ sync: report } as CycleReport, EVERY, IDLE, simNow);
+    simNow += nextCycleIn(report.upstream, EVERY, IDLE, simNow);
   }
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -231,10 +229,10 @@ try {
     textTable(
       ['per live cycle', 'requests', 'bytes'],
       [
-        ['this plan (median)', String(median(live)), kb(median(perCycle.map((c) => c.live.bytes)))],
-        ['this plan (mean)', mean(live).toFixed(1), kb(mean(perCycle.map((c) => c.live.bytes)))],
+        ['this plan (median)', String(median(live)), kbOrMb(median(perCycle.map((c) => c.live.bytes)))],
+        ['this plan (mean)', mean(live).toFixed(1), kbOrMb(mean(perCycle.map((c) => c.live.bytes)))],
         ['floor: hot boards + changed matches (mean)', mean(perCycle.map((c) => c.floor)).toFixed(1), ''],
-        ['the plan before (mean, computed)', mean(old).toFixed(0), kb(oldBytes)],
+        ['the plan before (mean, computed)', mean(old).toFixed(0), kbOrMb(oldBytes)],
       ],
       2,
     ),
@@ -246,7 +244,7 @@ try {
       (Object.entries(perPart) as Array<[Part, Tally]>).map(([part, t]) => [
         part,
         (t.requests / hours).toFixed(0),
-        kb(t.bytes / hours),
+        kbOrMb(t.bytes / hours),
       ]),
       2,
     ),

@@ -168,7 +168,6 @@ export function espnHttp(f: ProviderFlags): HttpClient {
     timeoutMs: f.timeout,
     retries: f.retries,
     userAgent: f.userAgent,
-    conditional: true,
   });
 }
 

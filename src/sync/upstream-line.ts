@@ -3,8 +3,8 @@
  * hot leagues, the requests and bytes by kind, and a block when there is one.
  */
 import type { ProviderNote } from './provider.js';
+import { kbOrMb } from '../util/thousands.js';
 
-const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1e3)} KB`);
 const hhmm = (iso: string) => `${iso.slice(11, 16)}Z`;
 
 export function upstreamLine(n: ProviderNote, provider = 'espn'): string {
@@ -15,9 +15,9 @@ export function upstreamLine(n: ProviderNote, provider = 'espn'): string {
   const requests = kinds.reduce((t, [, a]) => t + a.requests, 0);
   const bytes = kinds.reduce((t, [, a]) => t + a.bytes, 0);
   const unchanged = kinds.reduce((t, [, a]) => t + a.notModified, 0);
-  const parts = kinds.map(([kind, a]) => `${kind} ${a.requests} · ${kb(a.bytes)}`).join(', ');
+  const parts = kinds.map(([kind, a]) => `${kind} ${a.requests} · ${kbOrMb(a.bytes)}`).join(', ');
   const asked = requests
-    ? `asked ${requests} (${kb(bytes)}): ${parts}${unchanged ? `; ${unchanged} unchanged (304)` : ''}`
+    ? `asked ${requests} (${kbOrMb(bytes)}): ${parts}${unchanged ? `; ${unchanged} unchanged (304)` : ''}`
     : 'asked nothing';
   const blocked = n.blockedUntil ? `; BLOCKED (HTTP 403) until ${hhmm(n.blockedUntil)}, serving what is stored` : '';
   return `${provider}: ${hot}; ${asked}${blocked}`;

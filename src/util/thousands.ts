@@ -17,3 +17,6 @@ export function thousands(v: number): string {
 
 /** Bytes in decimal megabytes with one decimal, as the build's summary and its errors give sizes (`12.3 MB`). */
 export const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** Bytes as kilobytes under a megabyte, else as `mb` gives them (`432 KB`, `1.5 MB`): what a request cost. */
+export const kbOrMb = (bytes: number): string => (bytes >= 1e6 ? mb(bytes) : `${Math.round(bytes / 1e3)} KB`);

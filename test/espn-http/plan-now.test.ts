@@ -46,7 +46,7 @@ function sync(db: DB, espn: EspnNow, run: Run) {
     store: () => db,
     clock: () => at,
     full: run.full,
-    http: run.http ?? new HttpClient({ ...FAST_HTTP, userAgent: run.userAgent, conditional: true }),
+    http: run.http ?? new HttpClient({ ...FAST_HTTP, userAgent: run.userAgent }),
     random: () => 0.5,
   });
   return runSync(db, provider, { leagues, concurrency: 4, clock: () => at });
@@ -184,7 +184,7 @@ describe('the ESPN request plan against ESPN as it answers now', () => {
   it('sends back the validators ESPN gave and counts a 304 as unchanged', async () => {
     espn.options.etags = true;
     const { db } = tempStore();
-    const http = new HttpClient({ ...FAST_HTTP, conditional: true });
+    const http = new HttpClient(FAST_HTTP);
     await sync(db, espn, { at: T0, leagues: ['eng.1'], http });
     // … and the rosters of the clubs it learned, so that nothing new is due an hour on.
     await sync(db, espn, { at: T0 + MINUTE, leagues: ['eng.1'], http });

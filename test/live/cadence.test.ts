@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { nextCycleIn } from '../../src/cli/commands/live.js';
-import type { CycleReport } from '../../src/live/cycle.js';
+import { nextCycleIn } from '../../src/live/cadence.js';
 import type { ProviderNote } from '../../src/sync/provider.js';
 
 const NOW = Date.parse('2026-12-05T12:00:00Z');
-const report = (upstream?: Partial<ProviderNote>) =>
-  ({
-    sync: { upstream: upstream && { hot: [], blockedUntil: null, nextHotAt: null, asked: {}, ...upstream } },
-  }) as unknown as CycleReport;
+const report = (upstream?: Partial<ProviderNote>): ProviderNote | undefined =>
+  upstream && { hot: [], blockedUntil: null, nextHotAt: null, asked: {}, ...upstream };
 
 describe("fds live's cadence with ESPN", () => {
   it('cycles at the live cadence while a league is hot', () => {

@@ -17,6 +17,7 @@ import { BuildError } from '../../publish/build.js';
 import { runCycle, cycleLine } from '../../live/cycle.js';
 import type { CycleDeps, CycleReport } from '../../live/cycle.js';
 import { runLoop } from '../../live/loop.js';
+import { nextCycleIn } from '../../live/cadence.js';
 import { liveClock, watchLeague } from '../../live/demo-clock.js';
 import { systemClock } from '../../util/time.js';
 import type { Clock } from '../../util/time.js';
@@ -231,7 +232,7 @@ async function live(f: LiveFlags): Promise<void> {
     say(`Watch it move: curl '${shownOrigin(served.origin)}/get/soccer/${league}/scoreboard'\n`);
 
     let last = report;
-    const every = () => (f.provider === 'espn' ? nextCycleIn(last, everyMs, idleMs) : everyMs);
+    const every = () => (f.provider === 'espn' ? nextCycleIn(last.sync.upstream, everyMs, idleMs) : everyMs);
     await runLoop({
       everyMs: every,
       signal: stop.signal,
@@ -265,17 +266,6 @@ async function live(f: LiveFlags): Promise<void> {
       process.exit(0);
     }
   }
-}
-
-/**
- * ESPN's cadence: the live cycle while a league is hot (or the sync stopped before saying), else
- * the idle one, cut short to wake at the next hot start.
- */
-export function nextCycleIn(last: CycleReport, everyMs: number, idleMs: number, now = Date.now()): number {
-  const note = last.sync.upstream;
-  if (!note || note.hot.length) return everyMs;
-  const nextHot = note.nextHotAt ? Date.parse(note.nextHotAt) - now : Number.POSITIVE_INFINITY;
-  return Math.max(Math.min(everyMs, idleMs), Math.min(idleMs, nextHot));
 }
 
 /** SIGINT or SIGTERM stops scheduling: the signal aborts; `release` stops listening. */

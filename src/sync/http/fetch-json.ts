@@ -28,11 +28,6 @@ export interface HttpOptions {
    */
   outageThreshold?: number;
   userAgent?: string;
-  /**
-   * Send back the validators (ETag, Last-Modified) an earlier answer to the same URL carried, and
-   * take a 304 as "unchanged". Only validators the upstream gave are ever sent.
-   */
-  conditional?: boolean;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -78,11 +73,16 @@ export interface GetOptions {
   kind?: string;
 }
 
-type Attempt<T> =
+/** The URLs whose validators a client keeps; the oldest go first (a long `fds live` asks ever new matches). */
+const MAX_VALIDATORS = 10_000;
+
+/** One exchange's outcome, with the body bytes it received (what `takeAsked` counts). */
+type Attempt<T> = { bytes?: number } & (
   | { kind: 'ok'; value: T }
   | { kind: 'not-modified' }
   | { kind: 'missing' }
-  | { kind: 'failed'; reason: string; retryable: boolean; status?: number; retryAfterMs?: number };
+  | { kind: 'failed'; reason: string; retryable: boolean; status?: number; retryAfterMs?: number }
+);
 
 /**
  * `football-data-service/VERSION (+URL)`, the form ESPN is reported to accept (research/espn-api.md:
@@ -130,7 +130,6 @@ export class HttpClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private exhaustedInARow = 0;
-  private readonly conditional: boolean;
   /** Validators the upstream gave, by URL: sent back only when it gave them. */
   private readonly validators = new Map<string, { etag?: string; lastModified?: string }>();
   /** Requests under way, by URL: an identical request asked meanwhile shares the answer. */
@@ -153,7 +152,6 @@ export class HttpClient {
     this.fetchImpl = opts.fetch ?? fetch;
     this.sleep = opts.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = opts.random ?? Math.random;
-    this.conditional = opts.conditional ?? false;
   }
 
   /** A 403 was answered: the upstream blocks this client, and nothing more is asked until `unblock()`. */
@@ -197,9 +195,9 @@ export class HttpClient {
     opts: GetOptions & { conditional: true },
   ): Promise<T | undefined | typeof NOT_MODIFIED>;
   /**
-   * With `conditional` (and the client's `conditional` option), a URL answered before with
-   * validators is asked with them, and a 304 resolves to NOT_MODIFIED. An identical request (same
-   * URL) already under way is not sent again: both callers get its answer.
+   * With `conditional`, a URL answered before with validators (ETag, Last-Modified) is asked with
+   * them, and a 304 resolves to NOT_MODIFIED; validators the upstream did not give are never sent.
+   * An identical request (same URL) already under way is not sent again: both callers get its answer.
    */
   getJson<T>(
     url: string,
@@ -209,7 +207,7 @@ export class HttpClient {
     const key = `${opts.conditional ? 'c' : 'u'} ${url}`;
     const pending = this.inFlight.get(key);
     if (pending) return pending as Promise<T | undefined | typeof NOT_MODIFIED>;
-    const request = this.request(url, parse, opts.kind ?? 'other', !!opts.conditional && this.conditional).finally(() =>
+    const request = this.request(url, parse, opts.kind ?? 'other', !!opts.conditional).finally(() =>
       this.inFlight.delete(key),
     );
     this.inFlight.set(key, request);
@@ -245,20 +243,12 @@ export class HttpClient {
   }
 
   private async attempt<T>(url: string, parse: (body: unknown) => T, kind: string, conditional: boolean) {
-    let bytes = 0;
-    const result = await this.exchange(url, parse, conditional, (n) => {
-      bytes = n;
-    });
-    this.count(kind, bytes, result.kind === 'not-modified');
+    const result = await this.exchange(url, parse, conditional);
+    this.count(kind, result.bytes ?? 0, result.kind === 'not-modified');
     return result;
   }
 
-  private async exchange<T>(
-    url: string,
-    parse: (body: unknown) => T,
-    conditional: boolean,
-    received: (bytes: number) => void,
-  ): Promise<Attempt<T>> {
+  private async exchange<T>(url: string, parse: (body: unknown) => T, conditional: boolean): Promise<Attempt<T>> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     const known = conditional ? this.validators.get(url) : undefined;
     const validators: Record<string, string> = {};
@@ -316,7 +306,7 @@ export class HttpClient {
     } catch (err) {
       return signal.aborted ? timedOut() : { kind: 'failed', reason: networkReason(err), retryable: true };
     }
-    received(Buffer.byteLength(text));
+    const bytes = Buffer.byteLength(text);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -326,14 +316,21 @@ export class HttpClient {
         reason: `truncated or invalid JSON (${text.length} bytes)`,
         retryable: true,
         status: res.status,
+        bytes,
       };
     }
     try {
       const value = parse(body);
       if (conditional) this.remember(url, res.headers);
-      return { kind: 'ok', value };
+      return { kind: 'ok', value, bytes };
     } catch (err) {
-      return { kind: 'failed', reason: `invalid payload: ${describeError(err)}`, retryable: true, status: res.status };
+      return {
+        kind: 'failed',
+        reason: `invalid payload: ${describeError(err)}`,
+        retryable: true,
+        status: res.status,
+        bytes,
+      };
     }
   }
 
@@ -341,7 +338,9 @@ export class HttpClient {
   private remember(url: string, headers: Headers): void {
     const etag = headers.get('etag') ?? undefined;
     const lastModified = headers.get('last-modified') ?? undefined;
-    if (etag || lastModified) this.validators.set(url, { etag, lastModified });
-    else this.validators.delete(url);
+    this.validators.delete(url);
+    if (!etag && !lastModified) return;
+    this.validators.set(url, { etag, lastModified });
+    if (this.validators.size > MAX_VALIDATORS) this.validators.delete(this.validators.keys().next().value!);
   }
 }

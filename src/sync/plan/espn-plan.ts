@@ -47,7 +47,7 @@ export class EspnPlan {
   private readonly q;
   private readonly hot = new Map<string, MatchRow[]>();
   private readonly block: Block | null;
-  private readonly catalogue: { rosters: Map<string, Set<string>>; reschedules: Map<string, string[]> };
+  private share: { rosters: Map<string, Set<string>>; reschedules: Map<string, string[]> } | undefined;
   /** Leagues whose window part runs this time, and matches whose settle stage moves if their units succeed. */
   private readonly windowDue = new Set<string>();
   private readonly settling = new Map<string, { league: string; id: string; next: 'again' | 'final' }>();
@@ -75,7 +75,21 @@ export class EspnPlan {
       }) as MatchRow[];
       if (rows.length) this.hot.set(league, rows);
     }
-    this.catalogue = this.catalogueShare();
+  }
+
+  /**
+   * This run's share of the catalogue. A run takes it before any unit (`begin`), so every league's
+   * share comes from the same store; a plan made only for its note never works it out.
+   */
+  private get catalogue() {
+    this.share ??= this.catalogueShare();
+    return this.share;
+  }
+
+  /** The run starts: fix its catalogue share now. */
+  begin(): this {
+    void this.catalogue;
+    return this;
   }
 
   /** Until when ESPN is not asked (a 403 was answered), or null. */
@@ -132,11 +146,13 @@ export class EspnPlan {
       this.windowDue.add(league);
       for (const m of months) keys.add(m);
     }
-    for (const row of this.hot.get(league) ?? []) {
-      const day = easternDay(new Date(row.kickoff));
-      if (!keys.has(day.slice(0, 6))) keys.add(day);
-    }
+    for (const day of this.hotDays(league)) if (!keys.has(day.slice(0, 6))) keys.add(day);
     return [...keys].sort();
+  }
+
+  /** The Eastern days (YYYYMMDD) of the league's hot matches: the day boards a live cycle asks, at the least. */
+  hotDays(league: string): string[] {
+    return [...new Set((this.hot.get(league) ?? []).map((row) => easternDay(new Date(row.kickoff))))].sort();
   }
 
   /**

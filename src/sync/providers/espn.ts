@@ -72,7 +72,7 @@ export class EspnProvider implements Provider {
   /** The run's plan, made when the run first asks (the store exists by then). */
   get plan(): EspnPlan {
     if (!this.planned) {
-      this.planned = this.makePlan();
+      this.planned = this.makePlan().begin();
       // A block that has run out: ask again (a 403 now starts a longer one).
       if (this.planned.blockedUntil === null) this.http.unblock();
     }
