@@ -68,12 +68,20 @@ export function playsPages(s: LeagueSeason, v: MatchView): unknown[] {
   const last = v.events.at(-1);
   // The stream was last touched when its latest play happened.
   const modified = last ? `${wallclock(m, last.period, last.t).slice(0, 16)}Z` : m.date;
-  const items = v.events.map((e) => item(s, v, e, modified));
+  return playPages(
+    s,
+    m.id,
+    v.events.map((e) => item(s, v, e, modified)),
+  );
+}
+
+/** A match's play items as ESPN's core API pages them (at least one page, empty when there are none). */
+export function playPages(s: LeagueSeason, matchId: string, items: readonly unknown[]): unknown[] {
   const pageCount = Math.ceil(items.length / PAGE_SIZE);
   const pages: unknown[] = [];
   for (let page = 1; page <= Math.max(1, pageCount); page++) {
     pages.push({
-      $ref: `${CORE}/leagues/${s.ref.slug}/events/${m.id}/competitions/${m.id}/plays?limit=${PAGE_SIZE}&page=${page}&lang=en&region=us`,
+      $ref: `${CORE}/leagues/${s.ref.slug}/events/${matchId}/competitions/${matchId}/plays?limit=${PAGE_SIZE}&page=${page}&lang=en&region=us`,
       count: items.length,
       pageIndex: pageCount === 0 ? 0 : page,
       pageSize: PAGE_SIZE,

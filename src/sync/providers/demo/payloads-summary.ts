@@ -103,7 +103,7 @@ const TV = [
 ];
 
 /** A key event or commentary play; commentary plays carry names only, as ESPN's do. */
-function summaryPlay(v: MatchView, e: MatchEvent, withIds: boolean) {
+export function summaryPlay(v: MatchView, e: MatchEvent, withIds: boolean) {
   const texts = playTexts(v.script!, e);
   const clubs = [v.m.home, v.m.away];
   const c = playClock(e);
@@ -115,7 +115,7 @@ function summaryPlay(v: MatchView, e: MatchEvent, withIds: boolean) {
     period: { number: e.period },
     clock: c.clock,
     ...(c.addedClock.value ? { addedClock: c.addedClock } : {}),
-    scoringPlay: e.kind === 'goal' || e.kind === 'penalty' || e.kind === 'own-goal',
+    scoringPlay: isGoal(e),
     ...(e.team === null
       ? {}
       : {

@@ -5,7 +5,7 @@
  * the clock's last two weeks carries the whole stream; an older one only its key plays.
  */
 import type { MatchView } from './payloads-board.js';
-import { PAGE_SIZE, item } from './payloads-plays.js';
+import { item, playPages } from './payloads-plays.js';
 import type { LeagueSeason } from './progress.js';
 import { CORE, SOURCE, athleteRef, playClock, teamRef, wallclock } from './shapes.js';
 import { FILLER_TYPES, fillerText, touchStream, visiblePlays } from './real-stream.js';
@@ -114,17 +114,5 @@ export function realPlaysPages(s: LeagueSeason, v: MatchView, clockMs: number): 
         : {}),
     };
   });
-  const pageCount = Math.ceil(items.length / PAGE_SIZE);
-  const pages: unknown[] = [];
-  for (let page = 1; page <= Math.max(1, pageCount); page++) {
-    pages.push({
-      $ref: `${CORE}/leagues/${s.ref.slug}/events/${m.id}/competitions/${m.id}/plays?limit=${PAGE_SIZE}&page=${page}&lang=en&region=us`,
-      count: items.length,
-      pageIndex: pageCount === 0 ? 0 : page,
-      pageSize: PAGE_SIZE,
-      pageCount,
-      items: items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
-    });
-  }
-  return pages;
+  return playPages(s, m.id, items);
 }

@@ -11,14 +11,15 @@ import { DEMO_ASSET_HOST } from './clubs.js';
 import type { MatchView } from './payloads-board.js';
 import type { LeagueSeason } from './progress.js';
 import { hashSeed, rngFor } from './random.js';
-import { SOURCE, isGoal, playClock, playId, playType, positionObject, wallclock } from './shapes.js';
-import { playerTallies } from './stats.js';
+import { SOURCE, isGoal, playClock, playId, positionObject, wallclock } from './shapes.js';
+import { emptyPlayer, playerTallies } from './stats.js';
 import type { PlayerTally } from './stats.js';
 import { playTexts } from './texts.js';
 import type { Side } from './timeline.js';
 import { COMMENTARY_KINDS, FILLER_TYPES, KEY_FILLER_KINDS, fillerText, touchStream } from './real-stream.js';
 import type { Filler } from './real-stream.js';
 import { streamNow } from './real-plays.js';
+import { summaryPlay } from './payloads-summary.js';
 
 type Obj = Record<string, unknown>;
 const H = DEMO_ASSET_HOST;
@@ -202,20 +203,7 @@ interface Extra {
   app: number;
   subIn: number;
 }
-const ZERO: PlayerTally = {
-  goals: 0,
-  assists: 0,
-  shots: 0,
-  onTarget: 0,
-  foulsCommitted: 0,
-  foulsSuffered: 0,
-  yellow: 0,
-  red: 0,
-  ownGoals: 0,
-  offsides: 0,
-  saves: 0,
-  conceded: 0,
-};
+const ZERO = emptyPlayer();
 
 function fullStats(t: PlayerTally | undefined, x: Extra) {
   return PLAYER_STATS.map(([name, displayName, abbreviation, description, get]) => {
@@ -291,37 +279,9 @@ function streamPlayObject(
   const stream = touchStream(s.seed, v.script!);
   if (p.ev) {
     const e = p.ev;
-    const texts = playTexts(v.script!, e);
-    const c = playClock(e);
     const spot = stream.at.get(e.n)!;
     return {
-      id: playId(v.m, e),
-      type: playType(e),
-      text: texts.text,
-      ...(texts.shortText ? { shortText: texts.shortText } : {}),
-      period: { number: e.period },
-      clock: c.clock,
-      ...(c.addedClock.value ? { addedClock: c.addedClock } : {}),
-      scoringPlay: isGoal(e),
-      ...(e.team === null
-        ? {}
-        : {
-            team: withIds
-              ? { id: clubs[e.team]!.id, displayName: clubs[e.team]!.displayName }
-              : { displayName: clubs[e.team]!.displayName },
-          }),
-      ...(e.actors.length
-        ? {
-            participants: e.actors.map((a) => ({
-              athlete: withIds
-                ? { id: a.player.id, displayName: a.player.displayName }
-                : { displayName: a.player.displayName },
-            })),
-          }
-        : {}),
-      source: SOURCE,
-      wallclock: wallclock(v.m, e.period, e.t),
-      shootout: false,
+      ...summaryPlay(v, e, withIds),
       ...(spot.x || spot.y
         ? {
             ...(e.kind.startsWith('shot') || isGoal(e) ? { goalPositionY: spot.y2 } : {}),

@@ -105,7 +105,8 @@ export function teamTallies(events: readonly MatchEvent[]): [TeamTally, TeamTall
   return t;
 }
 
-const emptyPlayer = (): PlayerTally => ({
+/** A player's tally before anything happened to him. */
+export const emptyPlayer = (): PlayerTally => ({
   goals: 0,
   assists: 0,
   shots: 0,
