@@ -24,15 +24,11 @@ import { deployLine } from '../src/cli/commands/build.js';
 import type { DeployUpload } from '../src/netlify/deploy-upload.js';
 import { DEPLOYED_MARK } from '../src/netlify/deploy-upload.js';
 import { build } from '../src/publish/build.js';
-import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
-import { openStore } from '../src/store/db.js';
 import { StoreReader } from '../src/store/read/reader.js';
 import type { DemoWeight } from '../src/sync/providers/demo/index.js';
-import { createDemoProvider, demoReferenceInstant } from '../src/sync/providers/demo/index.js';
-import { storeRoutine } from '../src/sync/providers/demo/routine.js';
-import { runSync } from '../src/sync/run-sync.js';
-import { addDays, ymd } from '../src/util/time.js';
-import { BENCH_TODAY } from './demo.js';
+import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';
+import { mb } from '../src/util/thousands.js';
+import { BENCH_TODAY, syncDemo, syncDemoRoutine } from './demo.js';
 import { recordGoals } from './goals.js';
 import { textTable } from './table.js';
 
@@ -50,29 +46,7 @@ const GOAL = 0.05;
 const dir = values.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fds-deploy-'));
 const db = path.join(dir, 'store.sqlite');
 const out = path.join(dir, 'dist');
-const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
-
-async function sync(now: Date, routine: boolean): Promise<number> {
-  const started = performance.now();
-  const store = openStore(db);
-  try {
-    const clock = () => now;
-    const window = { from: ymd(addDays(now, -1)), to: ymd(addDays(now, 1)) };
-    const provider = createDemoProvider({
-      seed: 1,
-      now,
-      scale,
-      ...(weight ? { weight } : {}),
-      ...(routine ? { routine: storeRoutine(() => store, clock, window) } : {}),
-    });
-    const report = await runSync(store, provider, { leagues: LEAGUE_SLUGS, concurrency: 8, clock });
-    if (report.failures.length) throw new Error(`sync: ${report.failures.length} units failed`);
-  } finally {
-    store.close();
-  }
-  return (performance.now() - started) / 1000;
-}
 
 async function buildOnce(): Promise<{ deploy: DeployUpload; seconds: number; release: string }> {
   const store = StoreReader.open(db);
@@ -87,14 +61,14 @@ async function buildOnce(): Promise<{ deploy: DeployUpload; seconds: number; rel
 
 try {
   const noon = demoReferenceInstant(values.today!);
-  const synced = await sync(noon, false);
+  const synced = (await syncDemo(db, values.today!, scale, weight)).seconds;
   const first = await buildOnce();
   console.log(
     `deploy-upload: demo ${weight}, scale ${scale}, synced in ${synced.toFixed(1)} s, built in ${first.seconds.toFixed(1)} s`,
   );
   console.log(`  first:   ${deployLine(first.deploy)}`);
   fs.writeFileSync(path.join(dir, DEPLOYED_MARK), `${first.release}\n`);
-  await sync(new Date(noon.getTime() + 60_000), true);
+  await syncDemoRoutine(db, new Date(noon.getTime() + 60_000), scale, weight);
   const next = await buildOnce();
   const d = next.deploy;
   console.log(`  routine: ${deployLine(d)}`);
