@@ -26,9 +26,17 @@ export function runAgainWith(flags: string[], env: NodeJS.ProcessEnv, opts: Rest
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   for (const signal of SIGNALS) process.on(signal, forward);
+  // Started in turn by a command of ours (`fds start`): when that one is gone, however it went, the
+  // child goes as on SIGTERM — else a server would outlive the command that was to stop it.
+  const starterGone = () => child.kill('SIGTERM');
+  if (process.channel) {
+    process.channel.unref();
+    process.once('disconnect', starterGone);
+  }
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
       for (const s of SIGNALS) process.off(s, forward);
+      process.off('disconnect', starterGone);
       resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
     });
   });

@@ -23,10 +23,16 @@ interface Served {
 const children: ChildProcessWithoutNullStreams[] = [];
 
 function serve(...args: string[]): Promise<Served> {
+  return serveWith({}, ...args);
+}
+
+/** `fds serve`, with an IPC channel from this process when `ipc` (as `fds start` starts it). */
+function serveWith(opts: { ipc?: boolean }, ...args: string[]): Promise<Served> {
   const child = spawn(CLI[0], [...CLI.slice(1), 'serve', '--port', '0', ...args], {
     cwd: ROOT,
     env: { ...process.env, CI: 'true' },
-  });
+    stdio: opts.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : 'pipe',
+  }) as ChildProcessWithoutNullStreams;
   children.push(child);
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -153,6 +159,19 @@ describe('fds serve', () => {
       await expect(rawRequest(s.port, 'GET', '/health')).rejects.toThrow(/ECONNREFUSED/);
       // It shut down as on SIGTERM: its last words are the shutdown line.
       await expect.poll(() => s.lines.at(-1) ?? '').toContain('"event":"shutdown"');
+    },
+  );
+
+  it.skipIf(!fs.existsSync('/proc/self/stat'))(
+    'shuts down, its own process too, when the command that started it (fds start) is gone',
+    async () => {
+      const s = await serveWith({ ipc: true }, '--db', store, '--dir', tempDir('fds-nobuild-'), '--no-request-log');
+      const [server] = childrenOf(s.child.pid!);
+      // The starter's end, however it ends, is its IPC channel closing.
+      s.child.disconnect();
+      await expect.poll(() => alive(server!), { timeout: 10_000 }).toBe(false);
+      await expect.poll(() => alive(s.child.pid!), { timeout: 10_000 }).toBe(false);
+      await expect(rawRequest(s.port, 'GET', '/health')).rejects.toThrow(/ECONNREFUSED/);
     },
   );
 
