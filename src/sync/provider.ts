@@ -11,8 +11,11 @@ export interface Provider {
   /** Scoreboard days to pull for a league (YYYYMMDD). */
   scoreboardDates(league: string): Promise<string[]>;
   scoreboard(league: string, date: string): Promise<unknown | undefined>;
-  /** Events whose summary and plays to pull, given the events this run's boards listed. */
-  eventIds(league: string, boardEventIds: string[]): Promise<string[]>;
+  /**
+   * Without a request plan: events whose summary and plays to pull, given the events this run's
+   * boards listed (default: those), less the settled ones unless `refetchFinished`.
+   */
+  eventIds?(league: string, boardEventIds: string[]): Promise<string[]>;
   summary(league: string, eventId: string): Promise<unknown | undefined>;
   /** Every page of the match's core play stream. */
   plays(league: string, eventId: string): Promise<unknown[] | undefined>;
@@ -23,8 +26,8 @@ export interface Provider {
   /** Seasons whose standings to pull; null = the provider's default (current) table. */
   standingsSeasons(league: string): Promise<Array<number | null>>;
   standings(league: string, season: number | null): Promise<unknown | undefined>;
-  /** Does a finished match with a stored summary and complete play stream need fetching again? */
-  readonly refetchFinished: boolean;
+  /** Without a request plan: does a finished match with a stored summary and complete play stream need fetching again? */
+  readonly refetchFinished?: boolean;
   /** What the provider saw but did not use (files outside the layout, leagues outside the 16). */
   ignored?(): string[];
   /**
@@ -37,6 +40,9 @@ export interface Provider {
   /** The run is over: what it asked and what its plan saw (for the summary and cycle lines). */
   finish?(results: readonly UnitResult[]): ProviderNote;
 }
+
+/** A provider without a request plan, which lists the events to pull itself (the demo, recorded files). */
+export type ListingProvider = Provider & Required<Pick<Provider, 'eventIds' | 'refetchFinished'>>;
 
 /** What one unit (league × resource × key) of a sync did. */
 export interface UnitResult {

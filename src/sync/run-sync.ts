@@ -15,7 +15,7 @@ import type { Resource } from '../store/records.js';
 import { mapScoreboard, mapSummary } from '../espn/map-events.js';
 import { mapPlays } from '../espn/map-plays.js';
 import { mapRoster, mapStandings, mapTeams } from '../espn/map-clubs.js';
-import type { Provider, ProviderNote, UnitResult } from './provider.js';
+import type { MatchPlan, Provider, ProviderNote, UnitResult } from './provider.js';
 import { NOT_MODIFIED } from './http/fetch-json.js';
 import { boardMark } from './plan/board-mark.js';
 import type { MatchRecord } from '../store/records.js';
@@ -103,14 +103,18 @@ async function syncLeague(run: SyncRun, league: string): Promise<void> {
   const board: BoardOutcome = { listed: new Set(), changed: provider.matchPlan ? new Set() : null };
   await run.syncUnits(league, scoreboardUnits(run, league, board), await provider.scoreboardDates(league));
   const listed = [...board.listed].sort();
-  const plan = provider.matchPlan ? await provider.matchPlan(league, listed, board.changed!) : null;
-  const eventIds = plan ? null : run.unsettled(league, await provider.eventIds(league, listed));
-  await run.syncUnits(league, summaryUnits(run, league), plan?.summaries ?? eventIds!);
+  const plan = provider.matchPlan
+    ? await provider.matchPlan(league, listed, board.changed!)
+    : unplanned(run.unsettled(league, (await provider.eventIds?.(league, listed)) ?? listed));
+  await run.syncUnits(league, summaryUnits(run, league), plan.summaries);
   // Plays after summaries: a summary's lineups name the athletes that core plays only link to.
-  await run.syncUnits(league, playUnits(run, league), plan?.plays ?? eventIds!);
-  if (plan) await run.syncUnits(league, summaryUnits(run, league, true), plan.reschedules);
+  await run.syncUnits(league, playUnits(run, league), plan.plays);
+  await run.syncUnits(league, summaryUnits(run, league, true), plan.reschedules);
   await run.syncUnits(league, standingsUnits(run, league), await provider.standingsSeasons(league));
 }
+
+/** A provider without a plan: the same events' summaries and plays, and no reschedule checks. */
+const unplanned = (eventIds: string[]): MatchPlan => ({ summaries: eventIds, plays: eventIds, reschedules: [] });
 
 /** What a league's boards listed this run, and (for a planned provider) whose entry changed (plan/board-mark.ts). */
 interface BoardOutcome {

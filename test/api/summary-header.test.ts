@@ -9,7 +9,6 @@ import { withLeague } from '../../src/api/handlers/summary.js';
 import { serializeWithRaw } from '../../src/api/raw-json.js';
 import type { LeagueRefBody } from '../../src/api/serialize/league.js';
 import { StoreReader } from '../../src/store/read/reader.js';
-import type { MatchRecord } from '../../src/store/records.js';
 import { demoStore } from '../publish/helpers.js';
 import { storedRecord } from '../helpers/store.js';
 

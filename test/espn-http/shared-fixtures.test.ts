@@ -34,7 +34,7 @@ class RecordedEspn extends EspnProvider {
   override async scoreboardDates(league: string) {
     return ids(league, 'scoreboard', /^(\d{8})\.json$/).sort();
   }
-  override async eventIds(league: string, board: string[]) {
+  async eventIds(league: string, board: string[]) {
     return [
       ...new Set([
         ...board,

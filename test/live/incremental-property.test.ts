@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import type { DB } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
-import type { Provider } from '../../src/sync/provider.js';
+import type { ListingProvider, Provider } from '../../src/sync/provider.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { runSync } from '../../src/sync/run-sync.js';
 import { build } from '../../src/publish/build.js';
@@ -25,7 +25,7 @@ const SCALE = 0.3;
 const MINUTE = 60_000;
 
 /** A demo provider whose units fail where `fails` says (a fetch that timed out, say). */
-function flaky(provider: Provider, fails: (unit: string) => boolean): Provider {
+function flaky(provider: ListingProvider, fails: (unit: string) => boolean): Provider {
   const wrap =
     <A extends unknown[], R>(name: string, fn: (...a: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {

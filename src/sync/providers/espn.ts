@@ -56,8 +56,6 @@ type Board = { events: Array<{ date?: string; competitions?: Array<{ date?: stri
 
 export class EspnProvider implements Provider {
   readonly name = 'espn';
-  /** The plan decides what to ask again; the orchestrator does not filter settled matches. */
-  readonly refetchFinished = true;
   readonly http: HttpClient;
   private readonly site: string;
   private readonly core: string;
@@ -152,11 +150,6 @@ export class EspnProvider implements Provider {
     const found = days.filter((d): d is Board => d !== undefined);
     if (!found.length) return undefined;
     return { ...found[0]!, events: found.flatMap((d) => d.events) };
-  }
-
-  /** Events whose summary (and plays) the plan asks for; see matchPlan. */
-  async eventIds(_league: string, boardEventIds: string[]): Promise<string[]> {
-    return [...boardEventIds].sort();
   }
 
   async matchPlan(league: string, listed: string[], changed: ReadonlySet<string>): Promise<MatchPlan> {

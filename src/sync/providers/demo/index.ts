@@ -8,7 +8,7 @@
 import { LEAGUES } from '../../../reference/leagues.js';
 import type { LeagueRef } from '../../../reference/leagues.js';
 import { parseYmd } from '../../../util/time.js';
-import type { Provider } from '../../provider.js';
+import type { ListingProvider } from '../../provider.js';
 import { scoreboardPayload } from './payloads-board.js';
 import type { MatchView } from './payloads-board.js';
 import { rosterPayload, standingsPayload, teamsPayload } from './payloads-clubs.js';
@@ -81,7 +81,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Summary and plays of one match are asked for back to back; keep a few scripts rather than rebuild. */
 const SCRIPT_CACHE = 512;
 
-export function createDemoProvider(opts: DemoOptions): Provider {
+export function createDemoProvider(opts: DemoOptions): ListingProvider {
   if (!Number.isSafeInteger(opts.seed)) throw new Error(`demo: seed must be an integer, got ${opts.seed}`);
   if (!(Number.isFinite(opts.scale) && opts.scale > 0))
     throw new Error(`demo: scale must be a number > 0, got ${opts.scale}`);
