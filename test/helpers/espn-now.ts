@@ -23,6 +23,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { LEAGUES } from '../../src/reference/leagues.js';
 import type { Provider } from '../../src/sync/provider.js';
 import { createDemoProvider, demoKickoffs } from '../../src/sync/providers/demo/index.js';
+import { DAYS, MONTHS } from '../../src/sync/providers/demo/shapes.js';
 import type { Fault, FaultPlan } from './espn-standin.js';
 
 const MINUTE = 60_000;
@@ -206,23 +207,8 @@ function utcDays(fromMs: number, toMs: number): string[] {
 // Shifting demo instants into the real frame
 
 const ISO = /\b(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,3})?)?Z/g;
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const KICKOFF_DETAIL = new RegExp(
-  `\\b(?:${WEEKDAYS.join('|')}), (${MONTHS.join('|')}) (\\d{1,2})(?:st|nd|rd|th) at (\\d{1,2}):(\\d{2}) (AM|PM) UTC`,
+  `\\b(?:${DAYS.join('|')}), (${MONTHS.join('|')}) (\\d{1,2})(?:st|nd|rd|th) at (\\d{1,2}):(\\d{2}) (AM|PM) UTC`,
   'g',
 );
 const KICKOFF_SHORT = /\b(\d{1,2})\/(\d{1,2}) - (\d{1,2}):(\d{2}) (AM|PM) UTC/g;
@@ -259,7 +245,7 @@ export function shiftInstants(text: string, offsetMs: number, demoMs: number): s
     })
     .replace(KICKOFF_DETAIL, (_all, month: string, day: string, h: string, mi: string, ap: string) => {
       const d = new Date(nearestInstant(demoMs, MONTHS.indexOf(month), +day, +h, +mi, ap === 'PM') - offsetMs);
-      return `${WEEKDAYS[d.getUTCDay()]}, ${MONTHS[d.getUTCMonth()]} ${ordinal(d.getUTCDate())} at ${clockText(d)}`;
+      return `${DAYS[d.getUTCDay()]}, ${MONTHS[d.getUTCMonth()]} ${ordinal(d.getUTCDate())} at ${clockText(d)}`;
     })
     .replace(KICKOFF_SHORT, (_all, month: string, day: string, h: string, mi: string, ap: string) => {
       const d = new Date(nearestInstant(demoMs, +month - 1, +day, +h, +mi, ap === 'PM') - offsetMs);

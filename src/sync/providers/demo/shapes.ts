@@ -109,7 +109,8 @@ export function wallclock(m: DemoMatch, period: number, t: number): string {
   return new Date(m.kickoffMs + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-const MONTHS = [
+/** Month and weekday names as the demo writes a kickoff's detail ("Sat, March 21st at 3:00 PM UTC"). */
+export const MONTHS = [
   'January',
   'February',
   'March',
@@ -123,7 +124,7 @@ const MONTHS = [
   'November',
   'December',
 ];
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+export const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const ordinal = (n: number) =>
   `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 
