@@ -64,7 +64,7 @@ try {
   const synced = (await syncDemo(db, values.today!, scale, weight)).seconds;
   const first = await buildOnce();
   console.log(
-    `deploy-upload: demo ${weight}, scale ${scale}, synced in ${synced.toFixed(1)} s, built in ${first.seconds.toFixed(1)} s`,
+    `deploy-upload: demo at ${weight ?? 'its default (real)'} weight, scale ${scale}, synced in ${synced.toFixed(1)} s, built in ${first.seconds.toFixed(1)} s`,
   );
   console.log(`  first:   ${deployLine(first.deploy)}`);
   fs.writeFileSync(path.join(dir, DEPLOYED_MARK), `${first.release}\n`);
