@@ -15,7 +15,7 @@ import { endWithStarter as endWithStarterProcess, runAgainWith } from './restart
 import type { BuildScope } from '../publish/plan/scope.js';
 import { POOL_AFTER } from '../publish/render/render-pool.js';
 import { BOUNDED, inBoundedBuild } from './bounded.js';
-import { uses } from '../util/switches.js';
+import { engaged, uses } from '../util/switches.js';
 
 /**
  * `--initial-old-space-size`: a render worker holds little live memory, and from a heap that small
@@ -80,7 +80,11 @@ export const SHORT_BUILD_V8_FLAGS = '--no-opt';
 
 /** Tune V8 for a build run in this process (see SHORT_BUILD_V8_FLAGS); not in the bounded one. */
 export function tuneForShortBuild(): void {
-  if (!inBoundedBuild() && uses('short-build-v8')) v8.setFlagsFromString(SHORT_BUILD_V8_FLAGS);
+  if (inBoundedBuild()) engaged('bounded-heap');
+  else if (uses('short-build-v8')) {
+    v8.setFlagsFromString(SHORT_BUILD_V8_FLAGS);
+    engaged('short-build-v8');
+  }
 }
 
 /** Run this same command again with the bounded heap; settles with its exit code. Signals are passed on. */

@@ -26,7 +26,7 @@ import { MANIFEST_FILE, carryDir, currentRelease, releaseLayout } from '../relea
 import { countManifest } from '../release/manifest.js';
 import { smallPageCache } from '../store/db.js';
 import type { StoreReader } from '../store/read/reader.js';
-import { uses } from '../util/switches.js';
+import { engaged, takeEngaged, uses } from '../util/switches.js';
 import {
   acquireLock,
   cleanStale,
@@ -71,7 +71,9 @@ const WRITTEN_ANEW = EDGE_AUX_FILES;
  */
 function takeTree(layout: ReleaseLayout, previous: string, keep: number): Recycler | null {
   if (!uses('recycle')) return null;
-  return Recycler.take(layout, previous, keep, tempReleasePath(layout), WRITTEN_ANEW, uses('spare'));
+  const tree = Recycler.take(layout, previous, keep, tempReleasePath(layout), WRITTEN_ANEW, uses('spare'));
+  if (tree) engaged(tree.spare ? 'spare' : 'recycle');
+  return tree;
 }
 
 /** What build.json records of the options: `origin` only when given (see settingsOf). */
@@ -178,7 +180,10 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         writeLineage(release, { base, written: written.rewritten, removed: base ? written.removed : [] }, fs);
         recycler?.published();
         pruneReleases(layout, keep);
-        if (scope.kind === 'full' && uses('spare')) makeSpare(layout, release, aux);
+        if (scope.kind === 'full' && uses('spare')) {
+          makeSpare(layout, release, aux);
+          engaged('spare');
+        }
       }
       await recycler?.discarded;
       temp = null;
@@ -204,6 +209,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         functionBlobs: fn?.blobs ?? null,
         deploy,
         changedTags: nothingChanged ? [] : written.changedTags,
+        engaged: takeEngaged(),
         seconds: seconds(),
       };
     } finally {
@@ -237,6 +243,7 @@ function unchanged(
     bytes,
     ...{ added: 0, changed: 0, unchanged: files, deleted: 0, failed: 0, failures: [], rules: null },
     ...{ router, reach: null, edge: null, functionSize, functionBlobs, deploy: null, changedTags: [] },
+    engaged: takeEngaged(),
     seconds,
   };
 }

@@ -9,6 +9,7 @@ import type { DeployUpload } from '../netlify/deploy-upload.js';
 import type { BlobCounts } from '../netlify/function-package.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { OutputFs } from '../util/lines.js';
+import type { Mechanism } from '../util/switches.js';
 import type { Clock } from '../util/time.js';
 import type { ReachCount } from './plan/reach.js';
 import type { Recycler } from './reuse/recycle.js';
@@ -86,6 +87,11 @@ export interface BuildSummary {
    * bytes it changed, added or removed (publish/place/changed-tags.ts); none when nothing was published.
    */
   changedTags: string[];
+  /**
+   * The speed mechanisms that acted in this build (util/switches.ts), those of the process around it
+   * included (its heap, V8 flags, prestarted worker): what `fds build` prints with FDS_WITHOUT set.
+   */
+  engaged: Mechanism[];
   seconds: number;
 }
 

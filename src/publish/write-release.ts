@@ -13,7 +13,7 @@ import { EdgeIndex, writeRouter } from '../netlify/edge/bundle.js';
 import { BUILD_INFO_FILE, buildInfoJson } from '../release/build-info.js';
 import { MANIFEST_FILE, carryDir } from '../release/layout.js';
 import { LineWriter, countLines } from '../util/lines.js';
-import { uses } from '../util/switches.js';
+import { engaged, uses } from '../util/switches.js';
 import { InOrder, windowFor } from './in-order.js';
 import { RangeWriter, readRanges } from './reuse/manifest-ranges.js';
 import type { BuildContext } from './options.js';
@@ -122,6 +122,7 @@ class ReleaseWriter {
     const size = many ? os.availableParallelism() : some ? 1 : 0;
     const where = { release: temp, previous, reuse: !opts.full, start };
     this.pool = size ? launchPool(store, where, clock, opts, { size, takeOver: !many }, this.local) : null;
+    if (this.pool && !many) engaged('day-worker');
     // A file no change touched keeps its published manifest line and rule candidates (rules.carry);
     // a segment whose files all stand as published is carried over whole: its manifest lines as
     // bytes, its spool segment linked (spool-segments.ts, manifest-ranges.ts).
@@ -223,6 +224,7 @@ class ReleaseWriter {
       const summary = range?.groups === digest && range.count === held.length ? this.spool!.intact(key) : null;
       const lines = range && summary?.carriable ? this.known.skip(range.at, range.to, range.files) : null;
       if (lines) {
+        engaged('manifest-ranges');
         this.plannedMore(range!.files);
         this.order.add({ lines, range: range!, summary: summary! });
         if (this.order.full) await this.order.drain();

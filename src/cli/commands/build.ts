@@ -18,6 +18,7 @@ import { purgeOnce, purgeOption } from '../purge-options.js';
 import { fallbackOption, workersOption } from '../build-options.js';
 import type { PurgeTarget } from '../../purge/target.js';
 import { formatPurgeReport, purgeIncomplete } from '../../purge/report.js';
+import { WITHOUT_ENV } from '../../util/switches.js';
 
 interface BuildFlags {
   db: string;
@@ -161,6 +162,9 @@ export function buildCommand(): Command {
         progress.finish();
         process.stdout.write(`${summaryLine(summary, f.out)}\n`);
         if (summary.deploy) process.stdout.write(`${deployLine(summary.deploy)}\n`);
+        // The switches' account (util/switches.ts), for whoever measures or tests them.
+        if (process.env[WITHOUT_ENV] !== undefined)
+          process.stdout.write(`mechanisms: ${summary.engaged.join(', ') || 'none'}\n`);
         if (f.purge.length) await purgeAfterBuild(f.purge, summary.changedTags);
       } catch (err) {
         progress.finish();

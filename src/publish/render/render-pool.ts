@@ -10,6 +10,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../util/worker.js';
+import { engaged } from '../../util/switches.js';
 import type { StoreReader } from '../../store/read/reader.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import type { ReleaseStart } from '../reuse/recycle.js';
@@ -288,6 +289,7 @@ function takePrestarted(): Worker | null {
   const worker = prestarted;
   prestarted = null;
   worker?.ref();
+  if (worker) engaged('prestart-worker');
   return worker;
 }
 

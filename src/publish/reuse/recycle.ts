@@ -123,6 +123,8 @@ export class Recycler {
     private readonly fs: OutputFs,
     /** Settles once the recycled release's manifest and rule spool are deleted (never rejects). */
     readonly discarded: Promise<void>,
+    /** The tree is the full build's spare (spare.ts), not an older release brought up to date. */
+    readonly spare = false,
   ) {}
 
   readonly start: ReleaseStart = 'recycled';
@@ -146,7 +148,7 @@ export class Recycler {
     if (spare && fs.existsSync(spared)) {
       fs.renameSync(spared, temp);
       for (const file of auxFiles) fs.rmSync(path.join(temp, file), { force: true });
-      return new Recycler(temp, spared, new Set(), new Set(), fs, Promise.resolve());
+      return new Recycler(temp, spared, new Set(), new Set(), fs, Promise.resolve(), true);
     }
     const current = path.basename(previous);
     const names = releaseNames(layout);

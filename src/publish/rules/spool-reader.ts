@@ -2,6 +2,7 @@
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import type { OutputFs } from '../../util/lines.js';
+import { engaged } from '../../util/switches.js';
 import { spooledFile } from './rule-spool.js';
 import type { SegmentSummary } from './spool-segments.js';
 import { INDEX } from './spool-segments.js';
@@ -53,7 +54,10 @@ export class SpoolSegments {
   take(key: string, file: string): string[] | null {
     if (this.held?.key !== key) this.held = { key, lines: this.linesByFile(key) };
     const lines = this.held.lines.get(file);
-    if (lines) this.held.lines.delete(file);
+    if (lines) {
+      this.held.lines.delete(file);
+      engaged('spool-segments');
+    }
     return lines ?? null;
   }
 
