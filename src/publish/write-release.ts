@@ -16,6 +16,7 @@ import { LineWriter, countLines } from '../util/lines.js';
 import { engaged, uses } from '../util/switches.js';
 import { InOrder, windowFor } from './in-order.js';
 import { RangeWriter, readRanges } from './reuse/manifest-ranges.js';
+import { SegmentCarry } from './reuse/segment-carry.js';
 import type { BuildContext } from './options.js';
 import { FilePlacer, inThread } from './place/place.js';
 import { planEntries, planOf } from './plan/plan.js';
@@ -61,11 +62,8 @@ export async function writeRelease(ctx: BuildContext) {
 /** The segment of the plan being walked (spool-segments.ts: one route's files of one league). */
 interface OpenSegment {
   key: string;
-  /** Its match groups' identities, digested: a published range is carried over only for the same groups. */
+  /** Its match groups' identities, digested: the next build carries its range over only for the same groups. */
   groups: FileDigest;
-  /** Groups nothing changed, held back while the segment may still be carried over whole (manifest-ranges.ts). */
-  held: PlanGroup[];
-  quick: boolean;
 }
 
 /** One build's writing: what it writes to, what it reuses, and the steps that walk the plan. */
@@ -78,8 +76,8 @@ class ReleaseWriter {
   private readonly ranges: RangeWriter;
   private readonly pool: ReturnType<typeof launchPool> | null;
   private readonly spool: SpoolSegments | null;
-  /** The published build's manifest ranges, when whole segments may be carried over (manifest-ranges.ts). */
-  private readonly published: ReturnType<typeof readRanges> | null;
+  /** Whole segments carried over (segment-carry.ts), when the published build's ranges allow it. */
+  private readonly carry: SegmentCarry | null;
   private readonly record: ReleaseRecord;
   private readonly order: InOrder;
   private readonly local: (job: RenderJob) => ReturnType<typeof runJob>;
@@ -128,9 +126,9 @@ class ReleaseWriter {
     // bytes, its spool segment linked (spool-segments.ts, manifest-ranges.ts).
     this.spool =
       uses('spool-segments') && scope.kind === 'changes' && previous ? new SpoolSegments(carryDir(previous)) : null;
-    this.published =
+    this.carry =
       uses('manifest-ranges') && this.spool && !this.edge && this.placer.inPlace
-        ? readRanges(carryDir(previous!))
+        ? new SegmentCarry(readRanges(carryDir(previous!)), this.spool, this.known, (group) => this.stands(group))
         : null;
     this.record = new ReleaseRecord(this.manifest, this.ranges, this.rules, this.edge, opts, scope);
     // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
@@ -156,15 +154,12 @@ class ReleaseWriter {
       const segment = this.segmentKeys.keyOf(entry.route.name, league, !!group);
       if (this.open?.key !== segment) {
         await this.closeSegment();
-        this.open = { key: segment, groups: new FileDigest(), held: [], quick: !!this.published };
+        this.open = { key: segment, groups: new FileDigest() };
+        this.carry?.open();
       }
-      const open = this.open!;
-      if (group) open.groups.add(groupId(group.params));
-      if (open.quick && group && this.holds(group)) {
-        open.held.push(group);
-        continue;
-      }
-      if (open.quick) await this.planHeld();
+      if (group) this.open!.groups.add(groupId(group.params));
+      if (this.carry?.hold(group)) continue;
+      await this.planHeld();
       await this.planEntry(entry);
     }
     await this.closeSegment();
@@ -173,7 +168,7 @@ class ReleaseWriter {
   }
 
   /** Whether a group may wait for its segment's end: nothing it reads changed, and its files stand as published. */
-  private holds(group: PlanGroup): boolean {
+  private stands(group: PlanGroup): boolean {
     const { scope, recycler } = this.ctx;
     if (scope.kind !== 'changes' || !group.route.groupReads) return false;
     if (affected(group.route.groupReads(group.params), scope.topics)) return false;
@@ -204,34 +199,25 @@ class ReleaseWriter {
     }
   }
 
-  /** The held groups, planned file by file after all. */
+  /** The groups held back (segment-carry.ts), planned file by file after all. */
   private async planHeld(): Promise<void> {
-    const open = this.open!;
-    const held = open.held;
-    open.quick = false;
-    open.held = [];
-    for (const group of held) await this.planEntry(group);
+    if (this.carry) for (const group of this.carry.letGo()) await this.planEntry(group);
   }
 
   /** Step: the open segment ends — carried over whole when the published build's range still holds, else planned. */
   private async closeSegment(): Promise<void> {
     const open = this.open;
     if (!open) return;
-    const { key, held, groups } = open;
+    const { key, groups } = open;
     const digest = groups.files ? groups.digest() : null;
-    if (open.quick && held.length) {
-      const range = this.published?.get(key);
-      const summary = range?.groups === digest && range.count === held.length ? this.spool!.intact(key) : null;
-      const lines = range && summary?.carriable ? this.known.skip(range.at, range.to, range.files) : null;
-      if (lines) {
-        engaged('manifest-ranges');
-        this.plannedMore(range!.files);
-        this.order.add({ lines, range: range!, summary: summary! });
-        if (this.order.full) await this.order.drain();
-        return;
-      }
-      await this.planHeld();
+    const whole = this.carry?.carry(key, digest);
+    if (whole) {
+      this.plannedMore(whole.range.files);
+      this.order.add(whole);
+      if (this.order.full) await this.order.drain();
+      return;
     }
+    await this.planHeld();
     this.order.add({ end: key, groups: digest, count: groups.files });
   }
 
