@@ -15,6 +15,7 @@ import { endWithStarter as endWithStarterProcess, runAgainWith } from './restart
 import type { BuildScope } from '../publish/plan/scope.js';
 import { POOL_AFTER } from '../publish/render/render-pool.js';
 import { BOUNDED, inBoundedBuild } from './bounded.js';
+import { DEFAULT_OUT, currentRelease } from '../release/layout.js';
 import { engaged, uses } from '../util/switches.js';
 
 /**
@@ -57,6 +58,39 @@ export const BUILD_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(128 * 1024) };
 /** The bounded process's environment: this one's, with the heap's settings. */
 function boundedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...BUILD_MALLOC_ENV, ...env, [BOUNDED]: '1' };
+}
+
+/** What decides, beyond the command line, whether a build starts again at once. */
+export interface BuildStart {
+  /** This is the process a build started again with its heap flags. */
+  bounded: boolean;
+  /** Whether there is a published build at `out`. */
+  published: (out: string) => boolean;
+}
+
+const here: BuildStart = { bounded: inBoundedBuild(), published: (out) => currentRelease(out) !== null };
+
+/** The value of an option in a command's arguments, as `--name value` or `--name=value`; a later one wins, as commander takes it. */
+function optionValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (const [i, a] of args.entries()) {
+    if (a === name) value = args[i + 1];
+    else if (a.startsWith(`${name}=`)) value = a.slice(name.length + 1);
+  }
+  return value;
+}
+
+/**
+ * Whether the command line (main.ts asks, before it loads the command) is a build sure to be full —
+ * asked to be, or with nothing published at its output — that runs in this process, and so starts
+ * again with the bounded heap at once: the one decision taken from the command line. Any other
+ * build decides once it knows its scope (`needsBoundedHeap`). Not for help, which commander prints here.
+ */
+export function startsAgainAtOnce(argv: readonly string[], start: BuildStart = here): boolean {
+  const args = argv[2] === 'build' ? argv.slice(3) : null;
+  if (!args || args.some((a) => a === '--help' || a === '-h')) return false;
+  if (start.bounded || !uses('bounded-heap')) return false;
+  return args.includes('--full') || !start.published(optionValue(args, '--out') ?? DEFAULT_OUT);
 }
 
 /**

@@ -5,8 +5,7 @@
  * commander, the store's module and the rest of the command line (cli.ts) would only delay it
  * (docs/performance.md).
  */
-import { runBounded } from './build-heap.js';
-import { prestartForBuild, startsAgainAtOnce } from './prestart.js';
+import { runBounded, startsAgainAtOnce } from './build-heap.js';
 
 // A reader that stops early (`fds sync --help | head -1`) closes the pipe: there is nothing left to say.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -17,10 +16,4 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 // A build sure to be full starts again with its heap flags before this process loads the command,
 // opens the store and plans, which the build in that process does anyway.
 if (startsAgainAtOnce(process.argv)) process.exitCode = await runBounded();
-else {
-  // A build may render in a worker beside its own thread (write-release.ts): started now, the worker
-  // loads while this thread loads the command and plans; a build that wants none lets it go. (A build
-  // started again above starts its own: one started here first would only take CPU from it.)
-  prestartForBuild(process.argv);
-  await (await import('./cli.js')).main(process.argv);
-}
+else await (await import('./cli.js')).main(process.argv);

@@ -89,7 +89,7 @@ export interface BuildSummary {
   changedTags: string[];
   /**
    * The speed mechanisms that acted in this build (util/switches.ts), those of the process around it
-   * included (its heap, V8 flags, prestarted worker): what `fds build` prints with FDS_WITHOUT set.
+   * included (its heap, its V8 flags): what `fds build` prints with FDS_WITHOUT set.
    */
   engaged: Mechanism[];
   seconds: number;

@@ -11,7 +11,6 @@
 export const MECHANISMS = [
   'bounded-heap',
   'short-build-v8',
-  'prestart-worker',
   'day-worker',
   'recycle',
   'spare',

@@ -1,7 +1,13 @@
 /** Which builds `fds build` starts again with a bounded heap (src/cli/build-heap.ts). */
 import v8 from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SHORT_BUILD_V8_FLAGS, needsBoundedHeap, tuneForShortBuild } from '../../src/cli/build-heap.js';
+import {
+  SHORT_BUILD_V8_FLAGS,
+  needsBoundedHeap,
+  startsAgainAtOnce,
+  tuneForShortBuild,
+} from '../../src/cli/build-heap.js';
+import type { BuildStart } from '../../src/cli/build-heap.js';
 import { POOL_AFTER } from '../../src/publish/render/render-pool.js';
 
 const changes = (n: number) => ({ kind: 'changes' as const, topics: new Set(['any']), matches: new Map(), changes: n });
@@ -40,5 +46,29 @@ describe('the bounded heap of fds build', () => {
     } finally {
       set.mockRestore();
     }
+  });
+});
+
+const cli = (...args: string[]) => ['node', 'fds', ...args];
+/** The command's own process, with a build published at every `--out`. */
+const published: BuildStart = { bounded: false, published: () => true };
+
+describe('a build sure to be full', () => {
+  it('is started again with its heap flags at once: asked to be full, or with nothing published at its output', () => {
+    expect(startsAgainAtOnce(cli('build', '--full'), published)).toBe(true);
+    // The output the build is given: the last --out, else dist.
+    const onlyAt = (dir: string): BuildStart => ({ bounded: false, published: (out) => out === dir });
+    expect(startsAgainAtOnce(cli('build'), onlyAt('site'))).toBe(true);
+    expect(startsAgainAtOnce(cli('build', '--out', 'site'), onlyAt('site'))).toBe(false);
+    expect(startsAgainAtOnce(cli('build', '--out', 'site', '--out=other'), onlyAt('site'))).toBe(true);
+    expect(startsAgainAtOnce(cli('build', '--out=site'), onlyAt('dist'))).toBe(true);
+    expect(startsAgainAtOnce(cli('build'), onlyAt('dist'))).toBe(false);
+  });
+
+  it('is not started again for help, by another command, or by the process it started', () => {
+    const nothingPublished: BuildStart = { bounded: false, published: () => false };
+    expect(startsAgainAtOnce(cli('build', '--full', '--help'), nothingPublished)).toBe(false);
+    expect(startsAgainAtOnce(cli('sync', '--full'), nothingPublished)).toBe(false);
+    expect(startsAgainAtOnce(cli('build', '--full'), { bounded: true, published: () => false })).toBe(false);
   });
 });

@@ -172,9 +172,7 @@ describe.skipIf(!compiled)('the speed mechanisms, each switched off in turn', ()
   it('with every mechanism on, each acts where the bench measures it', () => {
     const [full, day, minute, recycled] = allOn.engaged;
     expect(full).toEqual(expect.arrayContaining(['bounded-heap', 'spare']));
-    expect(day).toEqual(
-      expect.arrayContaining(['short-build-v8', 'prestart-worker', 'day-worker', 'spare', 'spool-segments']),
-    );
+    expect(day).toEqual(expect.arrayContaining(['short-build-v8', 'day-worker', 'spare', 'spool-segments']));
     expect(day).toContain('manifest-ranges');
     expect(minute).not.toContain('recycle');
     expect(recycled).toEqual(expect.arrayContaining(['recycle', 'spool-segments', 'manifest-ranges']));

@@ -4,19 +4,18 @@
  * worker that sees another state of the store renders nothing. Every job is rendered once, and the
  * release is the one a build in one thread gives.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planEntries, planOf } from '../../src/publish/plan/plan.js';
 import type { PlanItem } from '../../src/publish/plan/plan.js';
-import { RenderPool, hasPrestarted, prestartRenderWorker } from '../../src/publish/render/render-pool.js';
+import { RenderPool } from '../../src/publish/render/render-pool.js';
 import { jobOf } from '../../src/publish/render/render-job.js';
 import type { JobResult, RenderJob } from '../../src/publish/render/render-job.js';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
-import { ROOT, tempDir } from '../helpers/store.js';
+import { tempDir } from '../helpers/store.js';
 import { buildInto, contentOf, fullBuildOf } from './helpers.js';
 
 const LEAGUES = ['eng.1'];
@@ -164,28 +163,6 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     expect(filesUnder(release)).toEqual([]);
   });
 
-  it('renders, once it has loaded (started before the pool, which takes it), what the build does not take over, and writes each such file', async () => {
-    // Slower than the worker, as the build's thread is with its plan to walk.
-    const { given, local } = localRenders(20);
-    // Started before the pool, as `fds build` starts one with the command; the pool takes it.
-    prestartRenderWorker();
-    expect(hasPrestarted()).toBe(true);
-    let sent: RenderJob[] = [];
-    let byWorker: string[] = [];
-    const release = await withPool('loaded', local, async (pool, settleAll) => {
-      expect(hasPrestarted()).toBe(false);
-      await pool.started;
-      expect(pool.size).toBe(1);
-      const { jobs, results } = await settleAll(80);
-      sent = jobs;
-      byWorker = jobs.filter((_, i) => results[i]!.ok).map((j) => j.file);
-    });
-    // Each job rendered by exactly one of the two: the worker's written, the build's given to it.
-    expect([...byWorker, ...given].sort()).toEqual(filesOf(sent));
-    expect(byWorker.length).toBeGreaterThan(0);
-    expect(filesUnder(release).sort()).toEqual(byWorker.sort());
-  });
-
   it("gives a day's incremental build, rendered with a worker beside its own thread, the tree of a full build", async () => {
     const out = path.join(dir, 'dist');
     await buildInto(db, out);
@@ -200,15 +177,5 @@ describe('a render worker beside the build', { timeout: 120_000 }, () => {
     expect(summary.workers).toBe(1);
     expect(summary.rendered).toBeGreaterThan(0);
     expect(contentOf(out)).toEqual(await fullBuildOf(db));
-  });
-
-  it('started before a build that then takes none does not keep the process alive', () => {
-    // It waits for a setup forever: were it kept, the process would run into the timeout and be killed.
-    const res = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', '-e', "import('./src/publish/render/render-pool.ts').then((m) => m.prestartRenderWorker())"],
-      { cwd: ROOT, encoding: 'utf8', timeout: 30_000 },
-    );
-    expect(res.status, res.stderr).toBe(0);
   });
 });

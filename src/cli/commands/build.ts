@@ -1,6 +1,5 @@
 import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
-import { dropPrestarted } from '../../publish/render/render-pool.js';
 import { build, BuildError, predictScope } from '../../publish/build.js';
 import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
@@ -145,7 +144,6 @@ export function buildCommand(): Command {
         const { out, full, ruleBudget, fallback, origin } = f;
         const settings = { store, out, full, ruleBudget, fallback, origin };
         if (needsBoundedHeap(predictScope({ ...settings, router: f.router }))) {
-          dropPrestarted();
           process.exitCode = await runBounded();
           return;
         }

@@ -10,7 +10,6 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../util/worker.js';
-import { engaged } from '../../util/switches.js';
 import type { StoreReader } from '../../store/read/reader.js';
 import type { JobResult, RenderJob } from './render-job.js';
 import type { ReleaseStart } from '../reuse/recycle.js';
@@ -111,7 +110,7 @@ export class RenderPool {
     const pool = new RenderPool(local, claims && new Int32Array(claims));
     const started: Array<Promise<void>> = [];
     for (let i = 0; i < size; i++) {
-      const worker = takePrestarted() ?? startWorker();
+      const worker = startWorker();
       worker.postMessage({ setup: { ...setup, claims } });
       let heard = () => {};
       started.push(new Promise<void>((resolve) => (heard = resolve)));
@@ -253,44 +252,6 @@ export class RenderPool {
 
 function startWorker(): Worker {
   return moduleWorker(import.meta.url, 'render-worker', { resourceLimits: WORKER_LIMITS });
-}
-
-/** A worker started before the build knew whether it wants one, while it still can be taken. */
-let prestarted: Worker | null = null;
-
-/**
- * Start a render worker now, for a build about to start (`fds build`, src/cli/main.ts): it loads
- * its modules (a worker thread's own start-up, then the render core's modules, a noticeable part of
- * a small build; docs/performance.md) while this thread loads its own and plans, and the build
- * takes it when it launches its pool. One that is not taken does not keep the process alive.
- */
-export function prestartRenderWorker(): void {
-  if (prestarted) return;
-  const worker = startWorker();
-  const gone = () => {
-    if (prestarted === worker) prestarted = null;
-  };
-  worker.on('error', gone);
-  worker.on('exit', gone);
-  worker.unref();
-  prestarted = worker;
-}
-
-/** Whether a prestarted worker is there to be taken. */
-export const hasPrestarted = (): boolean => prestarted !== null;
-
-/** Let the prestarted worker go (a build that will not render here). */
-export function dropPrestarted(): void {
-  void prestarted?.terminate();
-  prestarted = null;
-}
-
-function takePrestarted(): Worker | null {
-  const worker = prestarted;
-  prestarted = null;
-  worker?.ref();
-  if (worker) engaged('prestart-worker');
-  return worker;
 }
 
 /** Where the workers write, as the build's own thread does (place.ts). */

@@ -1,9 +1,8 @@
 /**
  * A render worker of `fds build`: its own read-only connection to the store, in one read
  * transaction taken when its setup comes (the build checks it sees the same state as its own),
- * rendering batches of jobs and writing their files into the new release. It may be started before
- * the build knows what it will render (render-pool.ts `prestartRenderWorker`): the setup is the
- * first message it gets.
+ * rendering batches of jobs and writing their files into the new release. The setup is the first
+ * message it gets (render-pool.ts).
  */
 import { parentPort } from 'node:worker_threads';
 import { StoreReader } from '../../store/read/reader.js';
