@@ -12,8 +12,7 @@
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
-import { ROUTES } from '../app/routes.js';
-import { assetReleasePaths, assetsVersion } from '../frontdoor/assets.js';
+import { assetReleasePaths } from '../frontdoor/assets.js';
 import { EDGE_FILE } from '../netlify/edge/bundle.js';
 import { checkFunctionFits } from '../netlify/function-size.js';
 import { FunctionPackage } from '../netlify/function-package.js';
@@ -38,15 +37,7 @@ import {
 import type { BuildContext, BuildOptions, BuildSummary } from './options.js';
 import { Recycler, discardedFiles, lineageBase, writeLineage } from './reuse/recycle.js';
 import { makeSpare } from './reuse/spare.js';
-import {
-  DEFAULT_FALLBACK,
-  DEFAULT_RULE_BUDGET,
-  checkBudget,
-  checkOrigin,
-  checkFallback,
-  isFunction,
-} from './rules/rule-settings.js';
-import type { Router } from './rules/rule-settings.js';
+import { isFunction, settingsOf } from './rules/rule-settings.js';
 import { buildScope } from './plan/scope.js';
 import type { BuildScope } from './plan/scope.js';
 import { writeRelease } from './write-release.js';
@@ -76,27 +67,8 @@ function takeTree(layout: ReleaseLayout, previous: string, keep: number): Recycl
   return tree;
 }
 
-/** What build.json records of the options: `origin` only when given (see settingsOf). */
-type BuildSettings = {
-  fallback: string;
-  ruleBudget: number;
-  router: Router;
-  assets: string;
-  origin?: string;
-};
-
+/** What a build's scope is decided from: its store and output, and its settings as given. */
 type ScopeOptions = Pick<BuildOptions, 'store' | 'out' | 'full' | 'fallback' | 'ruleBudget' | 'router' | 'origin'>;
-
-/** What the output depends on besides the code and the store (checked: bad settings fail here). */
-function settingsOf(opts: ScopeOptions): BuildSettings {
-  const fallback = checkFallback(opts.fallback ?? DEFAULT_FALLBACK);
-  const ruleBudget = checkBudget(opts.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES, !!opts.origin);
-  const router = opts.router ?? 'rules';
-  const settings: BuildSettings = { fallback, ruleBudget, router, assets: assetsVersion() };
-  // Named only when given, so a build without it reads the settings of earlier builds as its own.
-  if (opts.origin) settings.origin = checkOrigin(opts.origin, router);
-  return settings;
-}
 
 function scopeFor(store: StoreReader, previous: string | null, settings: BuildInfo['settings'], full: boolean) {
   const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };
@@ -121,7 +93,7 @@ export function predictScope(opts: ScopeOptions): BuildScope {
 export async function build(opts: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const settings = settingsOf(opts);
-  const { fallback, ruleBudget: budget, router } = settings;
+  const { fallback, router } = settings;
   const fs = opts.fs ?? nodeFs;
   const layout = releaseLayout(opts.out, fs);
   const unlock = acquireLock(layout);
@@ -155,10 +127,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
       // keep `/_b/*` on them); without the function, a tree taken over loses any it had.
       if (fn) fn.placeBodies(store, temp, previous);
       else fs.rmSync(path.join(temp, BODIES_DIR), { recursive: true, force: true });
-      const ctx: BuildContext = {
-        ...{ store, opts, temp, previous, scope, info, fs, recycler },
-        settings: { fallback, budget, router, origin: settings.origin ?? null },
-      };
+      const ctx: BuildContext = { store, opts, temp, previous, scope, info, fs, recycler, settings };
       const written = await writeRelease(ctx);
       const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;
       const auxSame = aux.map((f) => written.placer.linkIfSame(f)).every(Boolean);

@@ -14,7 +14,8 @@ import type { Clock } from '../util/time.js';
 import type { ReachCount } from './plan/reach.js';
 import type { Recycler } from './reuse/recycle.js';
 import type { Router } from './rules/rule-settings.js';
-import type { RuleSettings, RuleStats } from './rules/rules.js';
+import type { RuleStats } from './rules/rules.js';
+import type { BuildSettings } from './rules/rule-settings.js';
 import type { BuildScope } from './plan/scope.js';
 
 export interface BuildOptions {
@@ -99,7 +100,8 @@ export interface BuildSummary {
 export interface BuildContext {
   store: StoreReader;
   opts: BuildOptions;
-  settings: Required<RuleSettings>;
+  /** The build's settings, checked once (rule-settings.ts `settingsOf`): recorded in build.json, used by the rules. */
+  settings: BuildSettings;
   /** The temporary release being filled. */
   temp: string;
   /** The published release (null: none). */

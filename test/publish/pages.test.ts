@@ -12,7 +12,7 @@ import { NetlifyCdn, webRequest } from '../helpers/netlify-cdn.js';
 import { buildPlan } from '../../src/publish/plan/plan.js';
 import { ReachPolicy } from '../../src/publish/plan/reach.js';
 import type { Router } from '../../src/publish/rules/rule-settings.js';
-import { DEFAULT_FALLBACK, DEFAULT_RULE_BUDGET } from '../../src/publish/rules/rule-settings.js';
+import { settingsOf } from '../../src/publish/rules/rule-settings.js';
 import { RulePlanner } from '../../src/publish/rules/rules.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { tempDir } from '../helpers/store.js';
@@ -29,7 +29,7 @@ async function release(opts: { frontDoor: boolean; router?: Router }): Promise<N
   const dir = tempDir('fds-pages-');
   const planner = new RulePlanner(
     path.join(dir, 'work'),
-    { budget: DEFAULT_RULE_BUDGET, fallback: DEFAULT_FALLBACK, router: opts.router ?? 'rules' },
+    settingsOf({ router: opts.router }),
     new ReachPolicy(store, snapshotClock(store)()),
   );
   const release = path.join(dir, 'release');

@@ -142,14 +142,14 @@ export function buildCommand(): Command {
       const progress = new Progress('build');
       try {
         const { out, full, ruleBudget, fallback, origin } = f;
-        const settings = { store, out, full, ruleBudget, fallback, origin };
-        if (needsBoundedHeap(predictScope({ ...settings, router: f.router }))) {
+        const given = { store, out, full, ruleBudget, fallback, origin };
+        if (needsBoundedHeap(predictScope({ ...given, router: f.router }))) {
           process.exitCode = await runBounded();
           return;
         }
         tuneForShortBuild();
         const summary = await build({
-          ...settings,
+          ...given,
           workers: f.workers,
           router: f.router,
           keepReleases: f.keep,

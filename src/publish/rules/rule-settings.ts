@@ -1,8 +1,13 @@
 /**
- * What a build's rules are made with, chosen on the command line: the fallback the rules send
- * everything else to, the rule budget, and how the CDN finds files (rules.ts says how they are used).
+ * A build's settings: what its output depends on besides the code and the store, chosen on the
+ * command line — the fallback the rules send everything else to, the rule budget, how the CDN finds
+ * files, a hybrid build's origin — and the front door's assets. Checked once (`settingsOf`) into one
+ * `BuildSettings`, which the build records in build.json and hands unchanged to the rule planner
+ * (rules.ts says how each is used).
  */
 import type { AnyRoute } from '../../api/route.js';
+import { ROUTES } from '../../app/routes.js';
+import { assetsVersion } from '../../frontdoor/assets.js';
 import { ASSET_FILES } from '../../frontdoor/paths.js';
 
 export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
@@ -55,3 +60,34 @@ export function checkBudget(budget: number, routes: readonly AnyRoute[], hybrid 
 }
 
 export const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');
+
+/** A build's settings, checked: what build.json records (`origin` only when given, see `settingsOf`). */
+// A type, not an interface: build.json records it as a plain record (release/build-info.ts).
+export type BuildSettings = {
+  fallback: string;
+  ruleBudget: number;
+  router: Router;
+  /** The front door's assets' version: a new one rebuilds what links them. */
+  assets: string;
+  /** The origin of a hybrid build: volatile requests go there instead of to their files. */
+  origin?: string;
+};
+
+/** The settings as given (the command's flags, or a caller's options); defaults for what is left out. */
+export interface SettingsInput {
+  fallback?: string;
+  ruleBudget?: number;
+  router?: Router;
+  origin?: string;
+}
+
+/** Check the settings once, with their defaults; bad ones throw a RuleError. */
+export function settingsOf(input: SettingsInput): BuildSettings {
+  const fallback = checkFallback(input.fallback ?? DEFAULT_FALLBACK);
+  const ruleBudget = checkBudget(input.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES, !!input.origin);
+  const router = input.router ?? 'rules';
+  const settings: BuildSettings = { fallback, ruleBudget, router, assets: assetsVersion() };
+  // Named only when given, so a build without it reads the settings of earlier builds as its own.
+  if (input.origin) settings.origin = checkOrigin(input.origin, router);
+  return settings;
+}

@@ -62,7 +62,7 @@ import { SegmentWriter } from './spool-segments.js';
 import { LinkedSegments } from './linked-segments.js';
 import { Admission, cutoff } from './budget-cut.js';
 import { ASSET_DIR, ASSET_HEADERS } from '../../frontdoor/paths.js';
-import type { Router } from './rule-settings.js';
+import type { BuildSettings } from './rule-settings.js';
 import { isFunction } from './rule-settings.js';
 import {
   block,
@@ -77,15 +77,6 @@ import {
 } from './rule-text.js';
 import { HeaderPlan } from './header-plan.js';
 import { routeSharedHeaders } from '../../api/cache-tags.js';
-
-/** What a build's rules are made with (rule-settings.ts). */
-export interface RuleSettings {
-  budget: number;
-  fallback: string;
-  router?: Router;
-  /** The origin of a hybrid build: volatile requests go there instead of to their files. */
-  origin?: string | null;
-}
 
 export interface RuleStats {
   total: number;
@@ -123,16 +114,13 @@ export class RulePlanner {
   private readonly pinnedHeaders: string[] = [];
   private readonly admission: Admission;
 
-  private readonly settings: Required<RuleSettings>;
-
   constructor(
     private readonly workDir: string,
-    settings: RuleSettings,
+    private readonly settings: BuildSettings,
     private readonly reach: ReachPolicy,
     private readonly fs: OutputFs = nodeFs,
   ) {
-    this.settings = { ...settings, router: settings.router ?? 'rules', origin: settings.origin ?? null };
-    this.admission = new Admission(settings.budget);
+    this.admission = new Admission(settings.ruleBudget);
     const tally = { perPriority: this.perPriority, counted: this.counted, addRoute: (n: string) => this.addRoute(n) };
     this.linked = new LinkedSegments(reach, this.admission, tally);
     this.fs.mkdirSync(workDir, { recursive: true });
@@ -286,7 +274,7 @@ export class RulePlanner {
   /** Write `_redirects` and `_headers` into `dir`; keep the spool as `spoolTo` (the next build carries from it). */
   finish(dir: string, spoolTo?: string): RuleStats {
     this.close();
-    const { budget, fallback, router, origin } = this.settings;
+    const { ruleBudget: budget, fallback, router, origin } = this.settings;
     const escapes = [...this.routes.values()].flatMap((route) =>
       subsets(Object.keys(route.query)).map((keys) => ({
         k: keys.length,
