@@ -217,7 +217,7 @@ for (const scale of values.scales!.split(',').map(Number)) {
   const steady: Array<{ sync: number; build: number; total: number }> = [];
   const cycle = async (at: number) => {
     const sync = await syncDemoRoutine(db, new Date(at), scale, weight);
-    const built = await build({ store: reader, out, keepReleases: 2, fallback: ORIGIN });
+    const built = await build({ store: reader, out, keep: 2, fallback: ORIGIN });
     return { sync, built, total: sync.seconds + built.seconds };
   };
   const minutes = [1, 2, ...STEADY_MINUTES].map((m) => ({

@@ -120,7 +120,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         fn?.commit();
         return unchanged(previous, router, functionSize, null, seconds());
       }
-      const keep = opts.keepReleases ?? 2;
+      const keep = opts.keep ?? 2;
       const recycler = previous && !opts.full ? takeTree(layout, previous, keep) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
       // The per-match bodies the function reads are files of the release (before the rules, which

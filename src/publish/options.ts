@@ -44,7 +44,7 @@ export interface BuildOptions {
   /** How the CDN reaches the files: literal rules only (default), or an edge function first. */
   router?: Router;
   /** Older releases left beside the published one (`--keep`). */
-  keepReleases?: number;
+  keep?: number;
   onPlanned?: (n: number) => void;
   onFile?: (failed: boolean) => void;
 }

@@ -132,7 +132,7 @@ describe('carrying untouched files over', () => {
     const first = currentRelease(out)!;
     expect(fs.existsSync(carryDir(first))).toBe(true);
     // Full builds: each publishes a release, whatever changed.
-    for (let i = 0; i < 3; i++) await buildInto(db, out, { ruleBudget: BUDGET, keepReleases: 1, full: true });
+    for (let i = 0; i < 3; i++) await buildInto(db, out, { ruleBudget: BUDGET, keep: 1, full: true });
     const release = currentRelease(out)!;
     expect(release).not.toBe(first);
     expect(fs.existsSync(carryDir(release))).toBe(true);

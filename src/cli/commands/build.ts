@@ -152,7 +152,7 @@ export function buildCommand(): Command {
           ...given,
           workers: f.workers,
           router: f.router,
-          keepReleases: f.keep,
+          keep: f.keep,
           // Asked for only when shown: planning the progress costs the build a read of the published manifest.
           onPlanned: progress.enabled ? (k) => progress.plan(k) : undefined,
           onFile: (failed) => progress.tick(failed),
