@@ -6,7 +6,7 @@
  * minute of a live matchday and a day on; and the first build after a full one, as a CI job with no
  * cached releases but the full build's makes it.
  *
- *   npx tsx bench/mechanisms.ts [--scale 1] [--runs 7] [--only recycle,day-worker] [--dir .tmp/bench]
+ *   npx tsx bench/mechanisms.ts [--scale 1] [--runs 15] [--only recycle,day-worker] [--dir .tmp/bench]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,7 +24,7 @@ import { textTable } from './table.js';
 const { values } = parseArgs({
   options: {
     scale: { type: 'string', default: '1' },
-    runs: { type: 'string', default: '7' },
+    runs: { type: 'string', default: '15' },
     only: { type: 'string' },
     dir: { type: 'string', default: '.tmp/bench' },
   },
