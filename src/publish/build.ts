@@ -39,7 +39,6 @@ import { Recycler, discardedFiles, lineageBase, writeLineage } from './reuse/rec
 import { makeSpare } from './reuse/spare.js';
 import { isFunction, settingsOf } from './rules/rule-settings.js';
 import { buildScope } from './plan/scope.js';
-import type { BuildScope } from './plan/scope.js';
 import { writeRelease } from './write-release.js';
 
 export type { BuildOptions, BuildSummary } from './options.js';
@@ -67,22 +66,11 @@ function takeTree(layout: ReleaseLayout, previous: string, keep: number): Recycl
   return tree;
 }
 
-/** What a build's scope is decided from: its store and output, and its settings as given. */
-type ScopeOptions = Pick<BuildOptions, 'store' | 'out' | 'full' | 'fallback' | 'ruleBudget' | 'router' | 'origin'>;
-
 function scopeFor(store: StoreReader, previous: string | null, settings: BuildInfo['settings'], full: boolean) {
   const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };
   const before = readBuildInfo(previous);
   const same = JSON.stringify(before?.settings) === JSON.stringify(settings);
   return { info, scope: buildScope(store, before, info, full, same) };
-}
-
-/**
- * What a build with these options would render if it started now, decided as the build decides
- * it: `fds build` asks first, to give a build that renders much a bounded heap (cli/build-heap.ts).
- */
-export function predictScope(opts: ScopeOptions): BuildScope {
-  return scopeFor(opts.store, currentRelease(opts.out), settingsOf(opts), !!opts.full).scope;
 }
 
 /**
@@ -110,12 +98,13 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     // Its own reads are a build's too (render-worker.ts).
     const restoreCache = smallPageCache(store.db);
     try {
+      const { info, scope } = scopeFor(store, previous, settings, !!opts.full);
+      opts.onScope?.(scope);
       // Before any work: a function that cannot deploy makes the whole build pointless.
       fn =
         isFunction(fallback) && opts.functionPackage !== false ? await FunctionPackage.prepare(store, opts.out) : null;
       if (fn) checkFunctionFits(fn.size, fallback);
       const functionSize = fn?.size ?? null;
-      const { info, scope } = scopeFor(store, previous, settings, !!opts.full);
       if (scope.kind === 'none' && previous) {
         fn?.commit();
         return unchanged(previous, router, functionSize, null, seconds());

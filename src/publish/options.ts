@@ -45,6 +45,12 @@ export interface BuildOptions {
   router?: Router;
   /** Older releases left beside the published one (`--keep`). */
   keep?: number;
+  /**
+   * Told the scope as soon as the build has decided it — under its lock, in its read transaction,
+   * before any work — so the scope is computed once: `fds build` stops the build here by throwing when
+   * it renders enough to start again in the bounded heap (cli/build-heap.ts); nothing is left behind.
+   */
+  onScope?: (scope: BuildScope) => void;
   onPlanned?: (n: number) => void;
   onFile?: (failed: boolean) => void;
 }

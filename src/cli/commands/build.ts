@@ -1,6 +1,6 @@
 import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
-import { build, BuildError, predictScope } from '../../publish/build.js';
+import { build, BuildError } from '../../publish/build.js';
 import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
 import type { DeployUpload } from '../../netlify/deploy-upload.js';
@@ -18,6 +18,9 @@ import { fallbackOption, workersOption } from '../build-options.js';
 import type { PurgeTarget } from '../../purge/target.js';
 import { formatPurgeReport, purgeIncomplete } from '../../purge/report.js';
 import { WITHOUT_ENV } from '../../util/switches.js';
+
+/** Thrown from the build's scope hook: the build stops, and the command starts again with the bounded heap. */
+class StartAgainBounded extends Error {}
 
 interface BuildFlags {
   db: string;
@@ -141,18 +144,15 @@ export function buildCommand(): Command {
       const store = StoreReader.open(f.db);
       const progress = new Progress('build');
       try {
-        const { out, full, ruleBudget, fallback, origin } = f;
-        const given = { store, out, full, ruleBudget, fallback, origin };
-        if (needsBoundedHeap(predictScope({ ...given, router: f.router }))) {
-          process.exitCode = await runBounded();
-          return;
-        }
-        tuneForShortBuild();
+        const { out, full, ruleBudget, fallback, origin, router, keep } = f;
         const summary = await build({
-          ...given,
+          ...{ store, out, full, ruleBudget, fallback, origin, router, keep },
           workers: f.workers,
-          router: f.router,
-          keep: f.keep,
+          // A build that renders much starts again with the bounded heap; a small one runs here, tuned for it.
+          onScope: (scope) => {
+            if (needsBoundedHeap(scope)) throw new StartAgainBounded();
+            tuneForShortBuild();
+          },
           // Asked for only when shown: planning the progress costs the build a read of the published manifest.
           onPlanned: progress.enabled ? (k) => progress.plan(k) : undefined,
           onFile: (failed) => progress.tick(failed),
@@ -166,6 +166,10 @@ export function buildCommand(): Command {
         if (f.purge.length) await purgeAfterBuild(f.purge, summary.changedTags);
       } catch (err) {
         progress.finish();
+        if (err instanceof StartAgainBounded) {
+          process.exitCode = await runBounded();
+          return;
+        }
         if (err instanceof FunctionTooLarge || err instanceof EdgeError || err instanceof RuleError)
           throw new CommandFailed(err.message);
         if (!(err instanceof BuildError)) throw err;
