@@ -112,8 +112,12 @@ export function needsBoundedHeap(scope: BuildScope): boolean {
  */
 export const SHORT_BUILD_V8_FLAGS = '--no-opt';
 
-/** Tune V8 for a build run in this process (see SHORT_BUILD_V8_FLAGS); not in the bounded one. */
-export function tuneForShortBuild(): void {
+/**
+ * Tune V8 for the build about to run in this process: the bounded process keeps it as started (its
+ * heap flags are the `bounded-heap` mechanism acting), the command's own process turns the optimizing
+ * compiler off (SHORT_BUILD_V8_FLAGS). Each notes itself for the build's account (util/switches.ts).
+ */
+export function tuneBuildProcess(): void {
   if (inBoundedBuild()) engaged('bounded-heap');
   else if (uses('short-build-v8')) {
     v8.setFlagsFromString(SHORT_BUILD_V8_FLAGS);

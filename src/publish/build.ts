@@ -74,8 +74,8 @@ function scopeFor(store: StoreReader, previous: string | null, settings: BuildIn
 }
 
 /**
- * Steps: check the settings and the function's size; lock; decide the scope; answer at once when
- * nothing changed; take a tree to start from and fill it (write-release.ts); publish it, or give it
+ * Steps: check the settings; lock; decide the scope and tell it (`onScope`, which may stop the build
+ * here); check the function's size; answer at once when nothing changed; take a tree to start from and fill it (write-release.ts); publish it, or give it
  * back when it equals the published release; clean up whatever happened.
  */
 export async function build(opts: BuildOptions): Promise<BuildSummary> {

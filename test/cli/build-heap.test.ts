@@ -5,7 +5,7 @@ import {
   SHORT_BUILD_V8_FLAGS,
   needsBoundedHeap,
   startsAgainAtOnce,
-  tuneForShortBuild,
+  tuneBuildProcess,
 } from '../../src/cli/build-heap.js';
 import type { BuildStart } from '../../src/cli/build-heap.js';
 import { POOL_AFTER } from '../../src/publish/render/render-pool.js';
@@ -38,10 +38,10 @@ describe('the bounded heap of fds build', () => {
     const set = vi.spyOn(v8, 'setFlagsFromString').mockImplementation(() => {});
     try {
       process.env.FDS_BUILD_HEAP = '1';
-      tuneForShortBuild();
+      tuneBuildProcess();
       expect(set).not.toHaveBeenCalled();
       delete process.env.FDS_BUILD_HEAP;
-      tuneForShortBuild();
+      tuneBuildProcess();
       expect(set).toHaveBeenCalledWith(SHORT_BUILD_V8_FLAGS);
     } finally {
       set.mockRestore();

@@ -1,7 +1,7 @@
 import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
 import { build, BuildError } from '../../publish/build.js';
-import { endWithStarter, needsBoundedHeap, runBounded, tuneForShortBuild } from '../build-heap.js';
+import { endWithStarter, needsBoundedHeap, runBounded, tuneBuildProcess } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
 import type { DeployUpload } from '../../netlify/deploy-upload.js';
 import { DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules/rule-settings.js';
@@ -151,7 +151,7 @@ export function buildCommand(): Command {
           // A build that renders much starts again with the bounded heap; a small one runs here, tuned for it.
           onScope: (scope) => {
             if (needsBoundedHeap(scope)) throw new StartAgainBounded();
-            tuneForShortBuild();
+            tuneBuildProcess();
           },
           // Asked for only when shown: planning the progress costs the build a read of the published manifest.
           onPlanned: progress.enabled ? (k) => progress.plan(k) : undefined,

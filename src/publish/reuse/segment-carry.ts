@@ -21,6 +21,8 @@ export interface CarriedSegment {
   summary: SegmentSummary;
 }
 
+const NONE: readonly PlanGroup[] = [];
+
 export class SegmentCarry {
   private held: PlanGroup[] = [];
   /** Whether the open segment may still be carried over whole. */
@@ -49,7 +51,9 @@ export class SegmentCarry {
   }
 
   /** The segment will not be carried whole: the groups held so far, to plan file by file. */
-  letGo(): PlanGroup[] {
+  letGo(): readonly PlanGroup[] {
+    // Asked before every entry planned: once the hope is gone, nothing is held and nothing is made.
+    if (!this.whole) return NONE;
     const held = this.held;
     this.whole = false;
     this.held = [];

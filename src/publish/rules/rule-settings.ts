@@ -61,8 +61,10 @@ export function checkBudget(budget: number, routes: readonly AnyRoute[], hybrid 
 
 export const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');
 
-/** A build's settings, checked: what build.json records (`origin` only when given, see `settingsOf`). */
-// A type, not an interface: build.json records it as a plain record (release/build-info.ts).
+/**
+ * A build's settings, checked: what build.json records (`origin` only when given, see `settingsOf`).
+ * A type, not an interface: build.json holds it as a plain record (release/build-info.ts).
+ */
 export type BuildSettings = {
   fallback: string;
   ruleBudget: number;
