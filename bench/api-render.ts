@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { render } from '../src/app/render.js';
 import { openStore } from '../src/store/db.js';
 import { StoreReader } from '../src/store/read/reader.js';
-import { SERVE_MAP_BYTES } from '../src/server/store-source.js';
+import { SERVE_MAP_BYTES } from '../src/store/store-source.js';
 import { runSync } from '../src/sync/run-sync.js';
 import { LEAGUE_SLUGS } from '../src/reference/leagues.js';
 import { ymd } from '../src/util/time.js';

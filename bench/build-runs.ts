@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildSummary } from '../src/publish/build.js';
+import type { NetlifyBuildSummary as BuildSummary } from '../src/netlify/build.js';
 import { currentRelease, releaseLayout } from '../src/release/layout.js';
 import { openStore } from '../src/store/db.js';
 import { syncDemoRoutine } from './demo.js';

@@ -64,9 +64,9 @@ execFileSync(process.execPath, [path.join(here, '../node_modules/typescript/bin/
 execFileSync(process.execPath, [path.join(here, '../scripts/bundle.mjs')], { stdio: 'inherit' });
 /** The loop builds with the same compiled code, as `fds live` does (and so carries over what the child built). */
 const compiled = <T>(module: string): Promise<T> => import(pathToFileURL(path.join(here, '../build', module)).href);
-const { build } = await compiled<typeof import('../src/publish/build.js')>('publish/build.js');
+const { build } = await compiled<typeof import('../src/netlify/build.js')>('netlify/build.js');
 const { StoreReader } = await compiled<typeof import('../src/store/read/reader.js')>('store/read/reader.js');
-const { SERVE_MAP_BYTES } = await compiled<typeof import('../src/server/store-source.js')>('server/store-source.js');
+const { SERVE_MAP_BYTES } = await compiled<typeof import('../src/store/store-source.js')>('store/store-source.js');
 
 const HEAP_CAP_MIB = 48;
 /** 300 MB, the goal's bound, in the MiB the table prints. */

@@ -6,7 +6,7 @@
 import { StoreReader } from '../src/store/read/reader.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from '../src/publish/build.js';
+import { build } from '../src/netlify/build.js';
 import { currentRelease } from '../src/release/layout.js';
 import { openStore } from '../src/store/db.js';
 import { runSync } from '../src/sync/run-sync.js';

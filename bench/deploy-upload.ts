@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { deployLine } from '../src/cli/commands/build.js';
 import type { DeployUpload } from '../src/netlify/deploy-upload.js';
 import { DEPLOYED_MARK } from '../src/netlify/deploy-upload.js';
-import { build } from '../src/publish/build.js';
+import { build } from '../src/netlify/build.js';
 import { StoreReader } from '../src/store/read/reader.js';
 import type { DemoWeight } from '../src/sync/providers/demo/index.js';
 import { demoReferenceInstant } from '../src/sync/providers/demo/index.js';

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from '../src/publish/build.js';
+import { build } from '../src/netlify/build.js';
 import { functionLayout } from '../src/netlify/function-package.js';
 import { FUNCTION_STORE } from '../src/netlify/function-store.js';
 import { StoreReader } from '../src/store/read/reader.js';

@@ -24,6 +24,8 @@ import { linesSync } from '../util/lines.js';
 import { readManifest } from '../release/manifest.js';
 import type { ManifestEntry } from '../release/manifest.js';
 import { MANIFEST_FILE, currentRelease } from '../release/layout.js';
+import { readBuildInfo } from '../release/build-info.js';
+import { DEFAULT_TARGET } from '../publish/rules/rule-settings.js';
 import { OTHER_REQUESTS, mutate, seededRng, splitUrl } from './sample.js';
 import type { RawRequest, Rng } from './sample.js';
 import { STATIC_PREFIX } from '../release/file-name.js';
@@ -131,6 +133,13 @@ export async function check(opts: CheckOptions): Promise<CheckReport> {
   const started = performance.now();
   const release = currentRelease(opts.dir);
   if (!release) throw new CheckError(`no published build in ${opts.dir} (run \`fds build\` first)`);
+  // The check resolves requests through Netlify's engines: another target's release has none of its rules.
+  const target = readBuildInfo(release)?.settings.target ?? DEFAULT_TARGET;
+  if (target !== DEFAULT_TARGET)
+    throw new CheckError(
+      `${release} was built for ${target}: fds check resolves requests through Netlify's rules, which a ` +
+        `--target ${target} build does not have (docs/deploying.md says how to check it)`,
+    );
   const store = StoreReader.open(opts.db);
   try {
     const checker = new Checker(release, store, await CdnView.open(release), opts);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import { Option } from 'commander';
 import { WORKER_AFTER } from '../publish/write-release.js';
 import { POOL_AFTER } from '../publish/render/render-pool.js';
-import { DEFAULT_FALLBACK } from '../publish/rules/rule-settings.js';
+import { DEFAULT_FALLBACK } from '../netlify/target.js';
 import { thousands } from '../util/thousands.js';
 import { parseCount } from './errors.js';
 

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import type { DB } from '../store/db.js';
 import type { StoreReader } from '../store/read/reader.js';
-import { build } from '../publish/build.js';
-import type { BuildSummary } from '../publish/build.js';
+import { build } from '../netlify/build.js';
+import type { NetlifyBuildSummary as BuildSummary } from '../netlify/build.js';
 import type { Provider } from '../sync/provider.js';
 import { failureReasons, runSync } from '../sync/run-sync.js';
 import type { SyncReport, UnitResult } from '../sync/run-sync.js';

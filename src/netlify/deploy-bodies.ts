@@ -20,7 +20,7 @@ import { summaryRow } from '../store/read/matches.js';
 import { streamPage } from '../store/read/plays.js';
 import { streamSize, unpackBytes } from '../store/blob.js';
 import { getMeta } from '../store/db.js';
-import { ByteLru } from '../server/byte-lru.js';
+import { ByteLru } from '../util/byte-lru.js';
 import type { MatchBody } from './match-body.js';
 import { BadMatchBody, bodyFile, bodyTag, decodeMatchBody, matchBodyKey } from './match-body.js';
 

@@ -16,7 +16,7 @@
 import { render } from '../app/render.js';
 import type { ApiRequest, ApiResponse, Deps } from '../app/render.js';
 import type { StoreReader } from '../store/read/reader.js';
-import { StoreSource } from '../server/store-source.js';
+import { StoreSource } from '../store/store-source.js';
 import type { BlobSource } from './deploy-bodies.js';
 import { BodyUnavailable, DeployBodies } from './deploy-bodies.js';
 import { FUNCTION_STORE } from './function-store.js';

@@ -5,19 +5,13 @@
  * every other file is hard-linked from the published release, and a build with nothing to do
  * returns at once. Memory stays flat: the plan streams from the store, bodies are held only while
  * in flight, and rule candidates are spooled to disk.
- * When the fallback is the Netlify Function, its package (netlify/function-package.ts: a slim store
- * and the deploy's blobs of per-match bodies) is made and measured first, as Netlify counts it: a
- * build whose function could not deploy fails before any work. With `--router edge` the build also writes an edge function
- * holding the index of what it pre-rendered (netlify/edge/bundle.ts).
+ * The target (target.ts) writes the rules in its dialect and adds its own files: Netlify's
+ * function package, measured before any work so that a build whose function could not deploy fails
+ * first, and its edge router (src/netlify/); nginx's configuration (src/nginx/).
  */
 import nodeFs from 'node:fs';
 import path from 'node:path';
 import { assetReleasePaths } from '../frontdoor/assets.js';
-import { EDGE_FILE } from '../netlify/edge/bundle.js';
-import { checkFunctionFits } from '../netlify/function-size.js';
-import { FunctionPackage } from '../netlify/function-package.js';
-import { deployUpload } from '../netlify/deploy-upload.js';
-import { BODIES_DIR } from '../netlify/function-store.js';
 import type { BuildInfo } from '../release/build-info.js';
 import { BUILD_INFO_FILE, codeVersion, readBuildInfo } from '../release/build-info.js';
 import type { ReleaseLayout } from '../release/layout.js';
@@ -37,31 +31,37 @@ import {
 import type { BuildContext, BuildOptions, BuildSummary } from './options.js';
 import { Recycler, discardedFiles, lineageBase, writeLineage } from './reuse/recycle.js';
 import { makeSpare } from './reuse/spare.js';
-import { isFunction, settingsOf } from './rules/rule-settings.js';
+import { DEFAULT_TARGET, settingsOf } from './rules/rule-settings.js';
+import type { BuildSettings } from './rules/rule-settings.js';
+import type { BuildTarget, TargetBuild } from './target.js';
 import { buildScope } from './plan/scope.js';
 import { writeRelease } from './write-release.js';
 
 export type { BuildOptions, BuildSummary } from './options.js';
+export type { BuildTarget } from './target.js';
 export { BuildError } from './write-release.js';
 export { snapshotClock } from './snapshot-clock.js';
 
-/** Files beside the rendered ones; the front door's assets are copies of installed files. */
-const AUX_FILES = ['_redirects', '_headers', MANIFEST_FILE, BUILD_INFO_FILE, ...assetReleasePaths()];
-const EDGE_AUX_FILES = [...AUX_FILES, EDGE_FILE];
+/** Files beside the rendered ones, the target's besides; the front door's assets are copies of installed files. */
+const AUX_FILES = [MANIFEST_FILE, BUILD_INFO_FILE, ...assetReleasePaths()];
+const auxFiles = (target: BuildTarget, settings: BuildSettings) => [...target.files(settings), ...AUX_FILES];
 /**
- * What a tree a build starts from must not hold: the files a build writes anew, whichever router
+ * What a tree a build starts from must not hold: the files a build writes anew, whatever settings
  * made the tree (a build with literal rules may take over a release the edge router made).
  */
-const WRITTEN_ANEW = EDGE_AUX_FILES;
+const writtenAnew = (target: BuildTarget) => [...target.anyFiles, ...AUX_FILES];
 
 /**
  * The tree a build that reuses the published release starts from: the full build's spare (spare.ts),
  * else the release pruning would delete next, taken over and brought up to date (recycle.ts); else an
  * empty one.
  */
-function takeTree(layout: ReleaseLayout, previous: string, keep: number): Recycler | null {
+function takeTree(layout: ReleaseLayout, previous: string, keep: number, target: BuildTarget): Recycler | null {
   if (!uses('recycle')) return null;
-  const tree = Recycler.take(layout, previous, keep, tempReleasePath(layout), WRITTEN_ANEW, uses('spare'));
+  // Another target's release holds files this one knows nothing of: a tree is taken for the same target only.
+  const made = readBuildInfo(previous)?.settings.target ?? DEFAULT_TARGET;
+  if (made !== target.name) return null;
+  const tree = Recycler.take(layout, previous, keep, tempReleasePath(layout), writtenAnew(target), uses('spare'));
   if (tree) engaged(tree.spare ? 'spare' : 'recycle');
   return tree;
 }
@@ -78,15 +78,15 @@ function scopeFor(store: StoreReader, previous: string | null, settings: BuildIn
  * here); check the function's size; answer at once when nothing changed; take a tree to start from and fill it (write-release.ts); publish it, or give it
  * back when it equals the published release; clean up whatever happened.
  */
-export async function build(opts: BuildOptions): Promise<BuildSummary> {
+export async function build<Report extends object>(opts: BuildOptions<Report>): Promise<BuildSummary & Report> {
   const started = performance.now();
-  const settings = settingsOf(opts);
-  const { fallback, router } = settings;
+  const settings = settingsOf(opts, opts.target);
+  const { router } = settings;
   const fs = opts.fs ?? nodeFs;
   const layout = releaseLayout(opts.out, fs);
   const unlock = acquireLock(layout);
   let temp: string | null = null;
-  let fn: FunctionPackage | null = null;
+  let target: TargetBuild<Report> | null = null;
   const seconds = () => (performance.now() - started) / 1000;
   try {
     cleanStale(layout);
@@ -100,25 +100,17 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
     try {
       const { info, scope } = scopeFor(store, previous, settings, !!opts.full);
       opts.onScope?.(scope);
-      // Before any work: a function that cannot deploy makes the whole build pointless.
-      fn =
-        isFunction(fallback) && opts.functionPackage !== false ? await FunctionPackage.prepare(store, opts.out) : null;
-      if (fn) checkFunctionFits(fn.size, fallback);
-      const functionSize = fn?.size ?? null;
-      if (scope.kind === 'none' && previous) {
-        fn?.commit();
-        return unchanged(previous, router, functionSize, null, seconds());
-      }
+      // Before any work: the target may refuse (a function that cannot deploy makes the build pointless).
+      target = await opts.target.start(store, settings, opts.out);
+      if (scope.kind === 'none' && previous)
+        return { ...unchanged(previous, router, seconds()), ...target.report(null) };
       const keep = opts.keep ?? 2;
-      const recycler = previous && !opts.full ? takeTree(layout, previous, keep) : null;
+      const recycler = previous && !opts.full ? takeTree(layout, previous, keep, opts.target) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
-      // The per-match bodies the function reads are files of the release (before the rules, which
-      // keep `/_b/*` on them); without the function, a tree taken over loses any it had.
-      if (fn) fn.placeBodies(store, temp, previous);
-      else fs.rmSync(path.join(temp, BODIES_DIR), { recursive: true, force: true });
-      const ctx: BuildContext = { store, opts, temp, previous, scope, info, fs, recycler, settings };
+      target.place(temp, previous);
+      const ctx: BuildContext = { store, opts, target, temp, previous, scope, info, fs, recycler, settings };
       const written = await writeRelease(ctx);
-      const aux = router === 'edge' ? EDGE_AUX_FILES : AUX_FILES;
+      const aux = auxFiles(opts.target, settings);
       const auxSame = aux.map((f) => written.placer.linkIfSame(f)).every(Boolean);
       const { counts } = written;
       const nothingChanged =
@@ -131,7 +123,7 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         fs.rmSync(carryDir(temp), { recursive: true, force: true });
         release = previous;
       } else {
-        release = publish(layout, temp);
+        release = publish(layout, temp, target.seal?.bind(target));
         fs.rmSync(carryDir(release), { recursive: true, force: true });
         fs.renameSync(carryDir(temp), carryDir(release));
         const base = lineageBase(previous, opts.full);
@@ -139,14 +131,12 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         recycler?.published();
         pruneReleases(layout, keep);
         if (scope.kind === 'full' && uses('spare')) {
-          makeSpare(layout, release, aux);
+          makeSpare(layout, release, writtenAnew(opts.target));
           engaged('spare');
         }
       }
       await recycler?.discarded;
       temp = null;
-      fn?.commit();
-      const deploy = fn && !nothingChanged ? deployUpload(release, fn.layout.root, fn.size.total.zipped) : null;
       return {
         release,
         published: !nothingChanged,
@@ -156,39 +146,30 @@ export async function build(opts: BuildOptions): Promise<BuildSummary> {
         workers: written.workers,
         deleted: written.deleted,
         failures: written.failures,
-        rules: written.rules,
+        rules: opts.target.rules ? written.rules : null,
         router,
-        // The edge router reaches every pre-rendered request; the rules, those they hold.
-        reach: written.edge
+        // A target whose host reaches every pre-rendered request (the edge router, nginx) reaches them all; the rules, those they hold.
+        reach: target.reachesAll
           ? { ...written.rules.reach, reached: written.rules.reach.requests, hotReached: written.rules.reach.hot }
           : written.rules.reach,
-        edge: written.edge,
-        functionSize,
-        functionBlobs: fn?.blobs ?? null,
-        deploy,
         changedTags: nothingChanged ? [] : written.changedTags,
         engaged: takeEngaged(),
         seconds: seconds(),
+        ...target.report(nothingChanged ? null : release),
       };
     } finally {
       if (store.db.inTransaction) store.db.exec('ROLLBACK');
       restoreCache();
     }
   } finally {
-    fn?.discard();
+    target?.end();
     if (temp) removeTemp(fs, temp);
     unlock();
   }
 }
 
 /** Nothing to do: the published release answers, as its manifest counts it. */
-function unchanged(
-  previous: string,
-  router: BuildSummary['router'],
-  functionSize: BuildSummary['functionSize'],
-  functionBlobs: BuildSummary['functionBlobs'],
-  seconds: number,
-): BuildSummary {
+function unchanged(previous: string, router: BuildSummary['router'], seconds: number): BuildSummary {
   const { files, bytes } = countManifest(path.join(previous, MANIFEST_FILE));
   return {
     release: previous,
@@ -200,7 +181,7 @@ function unchanged(
     files,
     bytes,
     ...{ added: 0, changed: 0, unchanged: files, deleted: 0, failed: 0, failures: [], rules: null },
-    ...{ router, reach: null, edge: null, functionSize, functionBlobs, deploy: null, changedTags: [] },
+    ...{ router, reach: null, changedTags: [] },
     engaged: takeEngaged(),
     seconds,
   };

@@ -3,10 +3,6 @@
  * (write-release.ts): a module of its own so the steps and the orchestrator do not import each other.
  */
 import type { BuildInfo } from '../release/build-info.js';
-import type { EdgeBundleStats } from '../netlify/edge/bundle.js';
-import type { FunctionSize } from '../netlify/function-size.js';
-import type { DeployUpload } from '../netlify/deploy-upload.js';
-import type { BlobCounts } from '../netlify/function-package.js';
 import type { StoreReader } from '../store/read/reader.js';
 import type { OutputFs } from '../util/lines.js';
 import type { Mechanism } from '../util/switches.js';
@@ -17,10 +13,13 @@ import type { Router } from './rules/rule-settings.js';
 import type { RuleStats } from './rules/rules.js';
 import type { BuildSettings } from './rules/rule-settings.js';
 import type { BuildScope } from './plan/scope.js';
+import type { BuildTarget, TargetBuild } from './target.js';
 
-export interface BuildOptions {
+export interface BuildOptions<Report extends object = object> {
   /** The store to render from; the build reads it in one transaction and leaves it open. */
   store: StoreReader;
+  /** The host the release is for (target.ts): how its rules are written, and its own files. */
+  target: BuildTarget<Report>;
   out: string;
   /** Where the release is written (node:fs unless a test injects another). */
   fs?: OutputFs;
@@ -36,11 +35,6 @@ export interface BuildOptions {
   fallback?: string;
   /** A hybrid build's origin: volatile requests go there instead of to their files (`--origin`). */
   origin?: string;
-  /**
-   * false: write no Netlify Function package, even when the fallback is the function — for a loop
-   * that answers from its own server and deploys nothing to Netlify (`fds live`).
-   */
-  functionPackage?: false;
   /** How the CDN reaches the files: literal rules only (default), or an edge function first. */
   router?: Router;
   /** Older releases left beside the published one (`--keep`). */
@@ -55,6 +49,7 @@ export interface BuildOptions {
   onFile?: (failed: boolean) => void;
 }
 
+/** What a build answers; `fds build` adds its target's report (target.ts `TargetBuild.report`). */
 export interface BuildSummary {
   /** The published release (the previous one when nothing changed). */
   release: string;
@@ -78,17 +73,6 @@ export interface BuildSummary {
   router: Router;
   /** Pre-rendered requests the CDN reaches from files, in their shortest spelling; and of the hot set. */
   reach: ReachCount | null;
-  /** The edge function's module (`--router edge`). */
-  edge: EdgeBundleStats | null;
-  /** The fallback function's archive, as Netlify counts it, when the fallback is the Netlify Function. */
-  functionSize: FunctionSize | null;
-  /** The release's files of per-match bodies the function reads (`_b/`; what this build wrote of them). */
-  functionBlobs: BlobCounts | null;
-  /**
-   * What deploying the published release uploads against the release the site last received
-   * (netlify/deploy-upload.ts): with the function, for a build that published a release; else null.
-   */
-  deploy: DeployUpload | null;
   /**
    * What shared caches must purge now that it is published: the own cache tag of each answer whose
    * bytes it changed, added or removed (publish/place/changed-tags.ts); none when nothing was published.
@@ -106,6 +90,8 @@ export interface BuildSummary {
 export interface BuildContext {
   store: StoreReader;
   opts: BuildOptions;
+  /** The target's part of this build. */
+  target: TargetBuild<object>;
   /** The build's settings, checked once (rule-settings.ts `settingsOf`): recorded in build.json, used by the rules. */
   settings: BuildSettings;
   /** The temporary release being filled. */

@@ -1,7 +1,7 @@
 /**
  * Filling a build's temporary release: every planned file rendered (in this thread or by the render
  * workers) or carried over from the published release, in plan order, with the manifest, the rules,
- * the edge router and build.json beside them. `writeRelease` reads as its steps: open what the
+ * the target's own files and build.json beside them. `writeRelease` reads as its steps: open what the
  * build writes, walk the plan segment by segment, settle what is under way, finish the files beside.
  */
 import os from 'node:os';
@@ -9,7 +9,6 @@ import path from 'node:path';
 import { affected, topic } from '../api/reads.js';
 import { routePath } from '../api/route.js';
 import { copyAssets } from '../frontdoor/assets.js';
-import { EdgeIndex, writeRouter } from '../netlify/edge/bundle.js';
 import { BUILD_INFO_FILE, buildInfoJson } from '../release/build-info.js';
 import { MANIFEST_FILE, carryDir } from '../release/layout.js';
 import { LineWriter, countLines } from '../util/lines.js';
@@ -30,6 +29,7 @@ import { jobOf, runJob } from './render/render-job.js';
 import { POOL_AFTER, launchPool } from './render/render-pool.js';
 import { RulePlanner } from './rules/rules.js';
 import { SpoolSegments } from './rules/spool-reader.js';
+import type { FileIndex } from './target.js';
 import { FileDigest, SegmentKeys } from './rules/spool-segments.js';
 import { snapshotClock } from './snapshot-clock.js';
 
@@ -71,7 +71,8 @@ class ReleaseWriter {
   private readonly placer: FilePlacer;
   private readonly known: PreviousManifest;
   private readonly rules: RulePlanner;
-  private readonly edge: EdgeIndex | null;
+  /** The target's index of every planned file, if it keeps one (the edge router's). */
+  private readonly index: FileIndex | null;
   private readonly manifest: LineWriter;
   private readonly ranges: RangeWriter;
   private readonly pool: ReturnType<typeof launchPool> | null;
@@ -106,8 +107,9 @@ class ReleaseWriter {
       this.vanished.add(file),
     );
     const clock = opts.clock ?? snapshotClock(store);
-    this.rules = new RulePlanner(`${temp}-rules`, ctx.settings, new ReachPolicy(store, clock()), fs);
-    this.edge = ctx.settings.router === 'edge' ? new EdgeIndex() : null;
+    const reach = new ReachPolicy(store, clock());
+    this.rules = new RulePlanner(`${temp}-rules`, ctx.settings, reach, ctx.opts.target.rules, fs);
+    this.index = ctx.target.index;
     // Written in the background while the build goes on; whole once `done()` says so.
     this.manifest = new LineWriter(path.join(temp, MANIFEST_FILE), fs, true);
     this.ranges = new RangeWriter(this.manifest);
@@ -127,10 +129,10 @@ class ReleaseWriter {
     this.spool =
       uses('spool-segments') && scope.kind === 'changes' && previous ? new SpoolSegments(carryDir(previous)) : null;
     this.carry =
-      uses('manifest-ranges') && this.spool && !this.edge && this.placer.inPlace
+      uses('manifest-ranges') && this.spool && !this.index && this.placer.inPlace
         ? new SegmentCarry(readRanges(carryDir(previous!)), this.spool, this.known, (group) => this.stands(group))
         : null;
-    this.record = new ReleaseRecord(this.manifest, this.ranges, this.rules, this.edge, opts, scope);
+    this.record = new ReleaseRecord(this.manifest, this.ranges, this.rules, this.index, opts, scope);
     // Results are taken in plan order, so the manifest and rules do not depend on who rendered what.
     this.order = new InOrder({
       record: this.record,
@@ -236,7 +238,7 @@ class ReleaseWriter {
     this.known.close();
   }
 
-  /** Step: the files beside the rendered ones (assets, rules, ranges, manifest, edge router, build.json) and the counts. */
+  /** Step: the files beside the rendered ones (assets, rules, ranges, manifest, the target's, build.json) and the counts. */
   async finish() {
     const { temp, previous, recycler, info, fs } = this.ctx;
     const { counts, failures } = this.record;
@@ -251,7 +253,7 @@ class ReleaseWriter {
     const ruleStats = this.rules.finish(temp, carryDir(temp));
     this.ranges.finish(carryDir(temp), fs);
     await Promise.all([this.manifest.done(), this.rules.spooled()]);
-    const edgeStats = this.edge ? await writeRouter(temp, this.edge, fs) : null;
+    await this.ctx.target.finish(temp, fs);
     if (counts.failed) {
       throw new BuildError(
         `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,
@@ -262,7 +264,7 @@ class ReleaseWriter {
     const deleted = previous ? Math.max(0, this.known.files - counts.unchanged - counts.changed) : 0;
     const workers = this.pool?.size ?? 0;
     const { placer, rewritten } = this;
-    const changed = { counts, deleted, failures, rules: ruleStats, placer, workers, edge: edgeStats };
+    const changed = { counts, deleted, failures, rules: ruleStats, placer, workers };
     return { ...changed, rewritten, removed, changedTags: changedTags.list };
   }
 }

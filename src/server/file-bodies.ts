@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { HeldBuffer } from './byte-lru.js';
-import { ByteLru, exactBuffer } from './byte-lru.js';
+import type { HeldBuffer } from '../util/byte-lru.js';
+import { ByteLru, exactBuffer } from '../util/byte-lru.js';
 import type { Coding } from './compress.js';
 import { compress } from './compress.js';
 import type { ReleaseIndex } from './release-index.js';

@@ -22,7 +22,7 @@ import type { RateDecision, RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './rate-limit.js';
 import type { StaticLookup } from './static-lookup.js';
 import { NO_STATIC_BUILD } from './static-lookup.js';
-import { StoreSource } from './store-source.js';
+import { StoreSource } from '../store/store-source.js';
 import { AssetServer } from '../frontdoor/serve-assets.js';
 import type { Answered, Incoming, LaneHandlers } from './fast-lane.js';
 import { FastLane } from './fast-lane.js';

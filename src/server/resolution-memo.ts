@@ -11,7 +11,7 @@ import type { Resolution } from '../api/resolve.js';
 import { resolve } from '../app/resolve.js';
 import type { FileSlot } from './static-lookup.js';
 import { fileSlot } from './static-lookup.js';
-import { ADMIT_ONE_IN, Crowding } from './crowding.js';
+import { ADMIT_ONE_IN, Crowding } from '../util/crowding.js';
 
 /** A request target as the server remembers it: what it means, and where a build last had its file. */
 export interface Target {

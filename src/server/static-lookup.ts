@@ -21,7 +21,7 @@ import { MANIFEST_FILE } from '../release/layout.js';
 import type { Coding } from './compress.js';
 import { compressibleSize, negotiate } from './compress.js';
 import { encode } from './transport.js';
-import type { HeldBuffer } from './byte-lru.js';
+import type { HeldBuffer } from '../util/byte-lru.js';
 import type { Body } from './file-bodies.js';
 import { FileBodies } from './file-bodies.js';
 import { ReleaseIndex } from './release-index.js';

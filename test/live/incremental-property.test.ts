@@ -14,7 +14,7 @@ import { StoreReader } from '../../src/store/read/reader.js';
 import type { ListingProvider, Provider } from '../../src/sync/provider.js';
 import { createDemoProvider } from '../../src/sync/providers/demo/index.js';
 import { runSync } from '../../src/sync/run-sync.js';
-import { build } from '../../src/publish/build.js';
+import { build } from '../../src/netlify/build.js';
 import { currentRelease } from '../../src/release/layout.js';
 import { tempDir } from '../helpers/store.js';
 import { matchdayNoon } from '../demo/helpers.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { StoreReader } from '../../src/store/read/reader.js';
-import { build } from '../../src/publish/build.js';
+import { build } from '../../src/netlify/build.js';
 import { currentRelease } from '../../src/release/layout.js';
 import { tempDir } from '../helpers/store.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';

@@ -16,7 +16,7 @@ import { openStore } from '../../src/store/db.js';
 import { matchdayNoon, syncAt } from '../demo/helpers.js';
 import { tempDir } from '../helpers/store.js';
 import { buildInto, contentOf, copyOfState, fullBuildOf } from './helpers.js';
-import type { BuildOptions } from '../../src/publish/build.js';
+import type { NetlifyBuildOptions as BuildOptions } from '../../src/netlify/build.js';
 
 const plans = vi.hoisted(() => ({ count: 0, files: new Set<string>() }));
 vi.mock('../../src/publish/plan/plan.js', async (importOriginal) => {

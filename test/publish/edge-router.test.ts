@@ -15,7 +15,7 @@ import { formatQuery } from '../../src/api/query.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { NetlifyCdn, webRequest as platformRequest } from '../helpers/netlify-cdn.js';
 import { EDGE_FILE, EDGE_LIMIT_BYTES } from '../../src/netlify/edge/bundle.js';
-import type { BuildSummary } from '../../src/publish/build.js';
+import type { NetlifyBuildSummary as BuildSummary } from '../../src/netlify/build.js';
 import { readManifestSync } from '../../src/release/manifest.js';
 import { defaultSpelling } from '../../src/publish/plan/plan.js';
 import { currentRelease } from '../../src/release/layout.js';

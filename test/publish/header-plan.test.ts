@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { summaryLine } from '../../src/cli/commands/build.js';
 import { CORS, JSON_TYPE } from '../../src/api/headers.js';
-import type { BuildSummary } from '../../src/publish/build.js';
+import type { NetlifyBuildSummary as BuildSummary } from '../../src/netlify/build.js';
 import { headerPatterns } from '../../src/publish/rules/header-plan.js';
 import { currentRelease } from '../../src/release/layout.js';
 import type { ManifestEntry } from '../../src/release/manifest.js';

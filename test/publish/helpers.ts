@@ -13,8 +13,11 @@ import { StoreReader } from '../../src/store/read/reader.js';
 import { openStore } from '../../src/store/db.js';
 import { runSync } from '../../src/sync/run-sync.js';
 import { createDemoProvider, demoReferenceInstant } from '../../src/sync/providers/demo/index.js';
-import { build } from '../../src/publish/build.js';
-import type { BuildOptions, BuildSummary } from '../../src/publish/build.js';
+import { build } from '../../src/netlify/build.js';
+import type {
+  NetlifyBuildOptions as BuildOptions,
+  NetlifyBuildSummary as BuildSummary,
+} from '../../src/netlify/build.js';
 import { NetlifyCdn, webRequest } from '../helpers/netlify-cdn.js';
 import { currentRelease } from '../../src/release/layout.js';
 import { StaticBuild } from '../../src/server/static-lookup.js';

@@ -13,6 +13,8 @@ import { buildPlan } from '../../src/publish/plan/plan.js';
 import { ReachPolicy } from '../../src/publish/plan/reach.js';
 import type { Router } from '../../src/publish/rules/rule-settings.js';
 import { settingsOf } from '../../src/publish/rules/rule-settings.js';
+import { netlifyTarget } from '../../src/netlify/target.js';
+import { NETLIFY_RULES } from '../../src/netlify/rules/dialect.js';
 import { RulePlanner } from '../../src/publish/rules/rules.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { tempDir } from '../helpers/store.js';
@@ -29,8 +31,9 @@ async function release(opts: { frontDoor: boolean; router?: Router }): Promise<N
   const dir = tempDir('fds-pages-');
   const planner = new RulePlanner(
     path.join(dir, 'work'),
-    settingsOf({ router: opts.router }),
+    settingsOf({ router: opts.router }, netlifyTarget()),
     new ReachPolicy(store, snapshotClock(store)()),
+    NETLIFY_RULES,
   );
   const release = path.join(dir, 'release');
   for (const planned of buildPlan(store)) {

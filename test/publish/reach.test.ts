@@ -11,7 +11,7 @@ import { ROUTES } from '../../src/app/routes.js';
 import { NetlifyCdn, webRequest } from '../helpers/netlify-cdn.js';
 import { check } from '../../src/check/check.js';
 import { snapshotClock } from '../../src/publish/build.js';
-import type { BuildSummary } from '../../src/publish/build.js';
+import type { NetlifyBuildSummary as BuildSummary } from '../../src/netlify/build.js';
 import { readManifestSync } from '../../src/release/manifest.js';
 import type { PlannedFile, RequestForm } from '../../src/publish/plan/plan.js';
 import { buildPlan, defaultSpelling } from '../../src/publish/plan/plan.js';

@@ -21,7 +21,7 @@ import { deleteMatch, editStore, tempDir } from '../helpers/store.js';
 import { matchdayNoon } from '../demo/helpers.js';
 import { buildInto, treeState } from './helpers.js';
 import type { FileState } from './helpers.js';
-import type { BuildOptions } from '../../src/publish/build.js';
+import type { NetlifyBuildOptions as BuildOptions } from '../../src/netlify/build.js';
 import { EDGE_FILE } from '../../src/netlify/edge/bundle.js';
 
 const SCALE = 0.5;

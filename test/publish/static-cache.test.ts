@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readManifestSync } from '../../src/release/manifest.js';
 import { currentRelease } from '../../src/release/layout.js';
 import { createApiServer } from '../../src/server/http.js';
-import { ADMIT_ONE_IN } from '../../src/server/crowding.js';
+import { ADMIT_ONE_IN } from '../../src/util/crowding.js';
 import { StaticBuild } from '../../src/server/static-lookup.js';
 import type { StaticBuildOptions } from '../../src/server/static-lookup.js';
 import { etagOf } from '../../src/api/etag.js';

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer, ServerOptions } from '../../src/server/http.js';
 import { createApiServer } from '../../src/server/http.js';
-import { SERVE_MAP_BYTES } from '../../src/server/store-source.js';
+import { SERVE_MAP_BYTES } from '../../src/store/store-source.js';
 import { StoreReader } from '../../src/store/read/reader.js';
 import { buildApiStore, buildEmptyStore, clock } from '../api/helpers/api-store.js';
 import { rawRequest } from '../api/helpers/targets.js';

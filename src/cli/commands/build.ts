@@ -1,10 +1,18 @@
 import { DEFAULT_OUT } from '../../release/layout.js';
 import { Command } from 'commander';
 import { build, BuildError } from '../../publish/build.js';
+import type { BuildTarget } from '../../publish/build.js';
 import { endWithStarter, needsBoundedHeap, runBounded, tuneBuildProcess } from '../build-heap.js';
 import type { BuildSummary } from '../../publish/build.js';
 import type { DeployUpload } from '../../netlify/deploy-upload.js';
 import { DEFAULT_RULE_BUDGET, ROUTERS, RuleError } from '../../publish/rules/rule-settings.js';
+import { netlifyTarget } from '../../netlify/target.js';
+import type { NetlifyReport } from '../../netlify/target.js';
+import { nginxTarget } from '../../nginx/target.js';
+import type { NginxReport } from '../../nginx/target.js';
+
+/** What the targets report beside the core's summary: each its own part. */
+type Reports = Partial<NetlifyReport & NginxReport>;
 import type { Router } from '../../publish/rules/rule-settings.js';
 import { EDGE_LIMIT_BYTES, EdgeError } from '../../netlify/edge/bundle.js';
 import { FunctionTooLarge, describeFunctionSize } from '../../netlify/function-size.js';
@@ -22,7 +30,16 @@ import { WITHOUT_ENV } from '../../util/switches.js';
 /** Thrown from the build's scope hook: the build stops, and the command starts again with the bounded heap. */
 class StartAgainBounded extends Error {}
 
+/** The hosts a build can be for (publish/target.ts), the default first. */
+const TARGETS = {
+  netlify: () => netlifyTarget(),
+  nginx: () => nginxTarget(),
+} satisfies Record<string, () => BuildTarget<Reports>>;
+type TargetName = keyof typeof TARGETS;
+const TARGET_NAMES = Object.keys(TARGETS) as TargetName[];
+
 interface BuildFlags {
+  target: TargetName;
   db: string;
   out: string;
   full: boolean;
@@ -37,7 +54,7 @@ interface BuildFlags {
 
 const n = thousands;
 
-export function summaryLine(s: BuildSummary, out: string): string {
+export function summaryLine(s: BuildSummary & Reports, out: string): string {
   const kb = (bytes: number) => `${(bytes / 1e3).toFixed(1)} kB`;
   const secs = `${s.seconds.toFixed(1)}s`;
   // `function: 3.1 MB zipped of 50, 12.0 MB of 250 unzipped, 5,312 body files (12 written)`
@@ -45,19 +62,24 @@ export function summaryLine(s: BuildSummary, out: string): string {
     ? `; ${describeFunctionSize(s.functionSize)}` +
       (s.functionBlobs ? `, ${n(s.functionBlobs.count)} body files (${n(s.functionBlobs.written)} written)` : '')
     : '';
-  if (s.mode === 'unchanged' || !s.rules || !s.reach) {
+  if (s.mode === 'unchanged' || !s.reach) {
     const stays = `${out} stays ${path.basename(s.release)}`;
     const size = `${n(s.files)} files, ${mb(s.bytes)}`;
     return `build: nothing changed since the published build, ${stays} (${size})${fn} in ${secs}`;
   }
   const r = s.rules;
-  const rules =
-    `${n(r.total)} rules of ${n(r.budget)} (${n(r.literals)} literal of ${n(r.candidates)} candidate spellings, ` +
-    `${n(r.escapes)} escape, ${n(r.pages)} page, 1 catch-all` +
-    `${r.toOrigin ? `; ${n(r.toOrigin)} send volatile requests to the origin` : ''}); ` +
-    `_headers ${kb(r.headersBytes)} (${n(r.headerExceptions)} files with their own block)`;
-  const edge = s.edge
-    ? `; edge router ${mb(s.edge.bytes)}, ${mb(s.edge.gzipBytes)} compressed (limit ${mb(EDGE_LIMIT_BYTES)})`
+  const rules = !r
+    ? 'no rules'
+    : `${n(r.total)} rules of ${n(r.budget)} (${n(r.literals)} literal of ${n(r.candidates)} candidate spellings, ` +
+      `${n(r.escapes)} escape, ${n(r.pages)} page, 1 catch-all` +
+      `${r.toOrigin ? `; ${n(r.toOrigin)} send volatile requests to the origin` : ''}); ` +
+      `_headers ${kb(r.headersBytes)} (${n(r.headerExceptions)} files with their own block)`;
+  const edge =
+    s.edge != null
+      ? `; edge router ${mb(s.edge.bytes)}, ${mb(s.edge.gzipBytes)} compressed (limit ${mb(EDGE_LIMIT_BYTES)})`
+      : '';
+  const nginx = s.nginx
+    ? `; nginx.conf ${mb(s.nginx.bytes)} (${n(s.nginx.spellings)} spellings of ${n(s.nginx.answers)} answers to files)`
     : '';
   const reach =
     `CDN reaches ${n(s.reach.reached)} of ${n(s.reach.requests)} pre-rendered requests ` +
@@ -69,7 +91,7 @@ export function summaryLine(s: BuildSummary, out: string): string {
   return (
     `build: ${n(s.files)} files, ${mb(s.bytes)}, ${how}: ${n(s.added + s.changed)} written ` +
     `(${n(s.added)} new, ${n(s.changed)} changed), ` +
-    `${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ${rules}${edge}; ${reach}${fn}; ` +
+    `${n(s.unchanged)} unchanged, ${n(s.deleted)} deleted, ${n(s.failed)} failed; ${rules}${edge}${nginx}; ${reach}${fn}; ` +
     `${where} in ${secs}`
   );
 }
@@ -102,8 +124,19 @@ export function deployLine(d: DeployUpload): string {
 export function buildCommand(): Command {
   return new Command('build')
     .description(
-      'pre-render every enumerable response into --out with Netlify rules and headers, ' +
-        'published atomically (incremental unless --full)',
+      'pre-render every enumerable response into --out with Netlify rules and headers ' +
+        '(or an nginx configuration, --target nginx), published atomically (incremental unless --full)',
+    )
+    .option(
+      '--target <host>',
+      'what serves the release: netlify (_redirects, _headers, the function) or nginx (an nginx.conf ' +
+        'sending what has no file to the --fallback origin)',
+      (v) => {
+        if (!(TARGET_NAMES as readonly string[]).includes(v))
+          throw new UsageError(`--target must be one of ${TARGET_NAMES.join(', ')}, got ${JSON.stringify(v)}`);
+        return v as TargetName;
+      },
+      'netlify',
     )
     .option(
       '--out <dir>',
@@ -118,7 +151,11 @@ export function buildCommand(): Command {
       parsePositiveInt('--rule-budget'),
       DEFAULT_RULE_BUDGET,
     )
-    .addOption(fallbackOption('where requests without a file go: a Netlify Function path or an origin URL'))
+    .addOption(
+      fallbackOption(
+        'where requests without a file go: a Netlify Function path or an origin URL (--target nginx: an origin, by default http://127.0.0.1:8080)',
+      ),
+    )
     .option(
       '--origin <url>',
       'hybrid: send the volatile requests (live matches, the days around today, the change feed) to this ' +
@@ -144,9 +181,12 @@ export function buildCommand(): Command {
       const store = StoreReader.open(f.db);
       const progress = new Progress('build');
       try {
-        const { out, full, ruleBudget, fallback, origin, router, keep } = f;
+        const { out, full, ruleBudget, origin, router, keep } = f;
+        // Left to the target unless given: its default is its own (Netlify's function, nginx's origin).
+        const fallback = this.getOptionValueSource('fallback') === 'default' ? undefined : f.fallback;
+        const target: BuildTarget<Reports> = TARGETS[f.target]();
         const summary = await build({
-          ...{ store, out, full, ruleBudget, fallback, origin, router, keep },
+          ...{ store, target, out, full, ruleBudget, fallback, origin, router, keep },
           workers: f.workers,
           // A build that renders much starts again with the bounded heap; a small one runs here, tuned for it.
           onScope: (scope) => {

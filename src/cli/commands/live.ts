@@ -11,7 +11,7 @@ import { StoreReader } from '../../store/read/reader.js';
 import { createApiServer } from '../../server/http.js';
 import type { ApiServer } from '../../server/http.js';
 import { StaticBuild } from '../../server/static-lookup.js';
-import { SERVE_MAP_BYTES } from '../../server/store-source.js';
+import { SERVE_MAP_BYTES } from '../../store/store-source.js';
 import { AssetServer } from '../../frontdoor/serve-assets.js';
 import { BuildError } from '../../publish/build.js';
 import { runCycle, cycleLine } from '../../live/cycle.js';

@@ -119,11 +119,13 @@ function adoptPlainOutput(layout: ReleaseLayout): void {
 }
 
 /** Make `tempDir` the published release: rename it into place, then swap the link atomically. */
-export function publish(layout: ReleaseLayout, tempDir: string): string {
+export function publish(layout: ReleaseLayout, tempDir: string, seal?: (release: string) => void): string {
   const { fs } = layout;
   adoptPlainOutput(layout);
   const release = path.join(layout.root, nextReleaseName(layout));
   fs.renameSync(tempDir, release);
+  // Under its final name, before anyone can be sent to it.
+  seal?.(release);
   const link = path.join(path.dirname(layout.out), `.${path.basename(layout.out)}.link-${process.pid}`);
   fs.rmSync(link, { force: true });
   fs.symlinkSync(path.relative(path.dirname(layout.out), release), link, 'dir');

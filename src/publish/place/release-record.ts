@@ -1,11 +1,11 @@
 /**
  * What a build records of each file, in plan order (../in-order.ts takes results in that order):
- * its manifest line and its segment's range (manifest-ranges.ts), its rule candidates, its edge
- * index entry, and the build's counts.
+ * its manifest line and its segment's range (manifest-ranges.ts), its rule candidates, its entry in
+ * the target's index, and the build's counts.
  */
 import type { BuildOptions } from '../options.js';
 import type { Answer, CarriedFile } from '../reuse/carried-file.js';
-import type { EdgeIndex } from '../../netlify/edge/bundle.js';
+import type { FileIndex } from '../target.js';
 import type { ManifestRange, RangeWriter } from '../reuse/manifest-ranges.js';
 import { bytesOf, manifestLine } from '../../release/manifest.js';
 import type { PlannedFile } from '../plan/plan.js';
@@ -30,7 +30,7 @@ export class ReleaseRecord {
     private readonly manifest: LineWriter,
     private readonly ranges: RangeWriter,
     private readonly rules: RulePlanner,
-    private readonly edge: EdgeIndex | null,
+    private readonly index: FileIndex | null,
     private readonly opts: Pick<BuildOptions, 'onFile'>,
     private readonly scope: BuildScope,
   ) {}
@@ -66,7 +66,7 @@ export class ReleaseRecord {
     this.ranges.file(segment, r.bytes);
     this.manifest.write(manifestLine(entry));
     this.rules.add(file, r, segment);
-    this.edge?.add(file);
+    this.index?.add(file);
     this.counts[r.placed]++;
     if (r.bytesChanged ?? r.placed !== 'unchanged') this.changedTags.placed(file);
     this.opts.onFile?.(false);
@@ -89,12 +89,12 @@ export class ReleaseRecord {
   private carryRules(head: CarriedFile): void {
     const { line, segment, spooled } = head;
     const rulesCarried = spooled !== null && this.rules.carry(head.file, spooled, this.matchChanged, line, segment);
-    // Parsed only when needed: the candidates cannot be carried, or the edge router wants the file's keys.
-    if (!rulesCarried || this.edge) {
+    // Parsed only when needed: the candidates cannot be carried, or the target's index wants the file's keys.
+    if (!rulesCarried || this.index) {
       const entry = parsePrevious(line);
       const file = planOf(head.item, entry.keys);
       if (!rulesCarried) this.rules.add(file, entry, segment);
-      this.edge?.add(file);
+      this.index?.add(file);
     }
   }
 

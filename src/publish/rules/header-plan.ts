@@ -1,6 +1,6 @@
 /**
- * Netlify's `_headers` for a release, by path pattern rather than file by file (docs/publishing.md,
- * "`_headers`"): one block gives every file under `/_s/` the type and CORS headers all of them
+ * The headers of a release's files, planned by path pattern rather than file by file and written in
+ * the target's dialect (Netlify's `_headers`, docs/publishing.md, "`_headers`"): one block gives every file under `/_s/` the type and CORS headers all of them
  * share; one block per route's file directory gives its files the Cache-Control of the route's cache
  * class; and only the files whose Cache-Control is not their route's usual one — a response holding
  * a live match (`public, max-age=4`) — get a block of their own, after the patterns. The file stays
@@ -20,7 +20,7 @@ import { routeSharedHeaders } from '../../api/cache-tags.js';
 import { CACHE_POLICY, CORS, JSON_TYPE } from '../../api/headers.js';
 import { ROUTES } from '../../app/routes.js';
 import { STATIC_PREFIX, fileDir } from '../../release/file-name.js';
-import { block } from './rule-text.js';
+import type { RuleDialect } from './dialect.js';
 
 /**
  * Headers a route's files carry on top of their Cache-Control, given the route and that
@@ -138,7 +138,7 @@ export class HeaderPlan {
    * The text of `_headers`: the blocks every file shares, `before` (the front door's), the patterns,
    * then the files that differ from their pattern, in file order (the same store gives the same text).
    */
-  text(before: readonly string[]): string {
+  text(before: readonly string[], block: RuleDialect['block']): string {
     let out = block(`/${STATIC_PREFIX}/*`, { 'Content-Type': JSON_TYPE, ...CORS });
     for (const b of before) out += b;
     for (const p of this.patterns) {

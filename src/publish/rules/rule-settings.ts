@@ -1,7 +1,7 @@
 /**
  * A build's settings: what its output depends on besides the code and the store, chosen on the
  * command line — the fallback the rules send everything else to, the rule budget, how the CDN finds
- * files, a hybrid build's origin — and the front door's assets. Checked once (`settingsOf`) into one
+ * files, a hybrid build's origin, the target — and the front door's assets. Checked once (`settingsOf`) into one
  * `BuildSettings`, which the build records in build.json and hands unchanged to the rule planner
  * (rules.ts says how each is used).
  */
@@ -10,7 +10,6 @@ import { ROUTES } from '../../app/routes.js';
 import { assetsVersion } from '../../frontdoor/assets.js';
 import { ASSET_FILES } from '../../frontdoor/paths.js';
 
-export const DEFAULT_FALLBACK = '/.netlify/functions/fds';
 /** Netlify's guidance: beyond ~10,000 rules, expect slow or failing deploys. */
 export const DEFAULT_RULE_BUDGET = 10_000;
 
@@ -25,13 +24,8 @@ export class RuleError extends Error {}
 
 const ORIGIN_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
-export function checkFallback(fallback: string): string {
-  if (/^\/\.netlify\/functions\/[A-Za-z0-9_-]+$/.test(fallback)) return fallback;
-  if (ORIGIN_URL.test(fallback)) return fallback.replace(/\/+$/, '');
-  throw new RuleError(
-    `--fallback must be /.netlify/functions/<name> or an http(s) origin URL, got ${JSON.stringify(fallback)}`,
-  );
-}
+/** An origin URL as every target reads it: without a trailing slash; null when `url` is not one. */
+export const originUrl = (url: string): string | null => (ORIGIN_URL.test(url) ? url.replace(/\/+$/, '') : null);
 
 /**
  * The origin of a hybrid build (`--origin`): an http(s) URL without query. Its rules are literal,
@@ -59,8 +53,6 @@ export function checkBudget(budget: number, routes: readonly AnyRoute[], hybrid 
   return budget;
 }
 
-export const isFunction = (fallback: string) => fallback.startsWith('/.netlify/functions/');
-
 /**
  * A build's settings, checked: what build.json records (`origin` only when given, see `settingsOf`).
  * A type, not an interface: build.json holds it as a plain record (release/build-info.ts).
@@ -73,6 +65,8 @@ export type BuildSettings = {
   assets: string;
   /** The origin of a hybrid build: volatile requests go there instead of to their files. */
   origin?: string;
+  /** The target (publish/target.ts), named only when it is not the default one (Netlify). */
+  target?: string;
 };
 
 /** The settings as given (the command's flags, or a caller's options); defaults for what is left out. */
@@ -83,13 +77,28 @@ export interface SettingsInput {
   origin?: string;
 }
 
-/** Check the settings once, with their defaults; bad ones throw a RuleError. */
-export function settingsOf(input: SettingsInput): BuildSettings {
-  const fallback = checkFallback(input.fallback ?? DEFAULT_FALLBACK);
+/** What checks a target's settings (publish/target.ts `BuildTarget`). */
+export interface SettingsTarget {
+  readonly name: string;
+  readonly defaultFallback: string;
+  /** A fallback checked for this target, as it is written (a RuleError says what is wrong). */
+  fallbackOf(fallback: string): string;
+  /** The settings checked as a whole for this target (a RuleError says what is wrong). */
+  check(settings: BuildSettings): void;
+}
+
+/** The target build.json does not name: builds made before there were others read as its own. */
+export const DEFAULT_TARGET = 'netlify';
+
+/** Check the settings once, with their defaults, for `target`; bad ones throw a RuleError. */
+export function settingsOf(input: SettingsInput, target: SettingsTarget): BuildSettings {
+  const fallback = target.fallbackOf(input.fallback ?? target.defaultFallback);
   const ruleBudget = checkBudget(input.ruleBudget ?? DEFAULT_RULE_BUDGET, ROUTES, !!input.origin);
   const router = input.router ?? 'rules';
   const settings: BuildSettings = { fallback, ruleBudget, router, assets: assetsVersion() };
   // Named only when given, so a build without it reads the settings of earlier builds as its own.
   if (input.origin) settings.origin = checkOrigin(input.origin, router);
+  if (target.name !== DEFAULT_TARGET) settings.target = target.name;
+  target.check(settings);
   return settings;
 }

@@ -1,5 +1,7 @@
 /**
- * Netlify rewrite rules (`_redirects`) and headers (`_headers`), generated from the route table.
+ * The rule plan: the rewrite rules and headers that reach a release's files, generated from the route
+ * table and written in the target's dialect (../target.ts; Netlify's `_redirects` and `_headers`,
+ * netlify/rules/dialect.ts, are what the rules below are spelled in).
  *
  * THE SCHEME. Every rule is forced (`200!`), so no outcome depends on which files exist. Files live
  * under `/_s/`, away from every API path. Three kinds of rule:
@@ -63,18 +65,8 @@ import { LinkedSegments } from './linked-segments.js';
 import { Admission, cutoff } from './budget-cut.js';
 import { ASSET_DIR, ASSET_HEADERS } from '../../frontdoor/paths.js';
 import type { BuildSettings } from './rule-settings.js';
-import { isFunction } from './rule-settings.js';
-import {
-  block,
-  escapeRule,
-  literalQuery,
-  literalRequest,
-  originTarget,
-  pageRules,
-  splitLiteral,
-  subsets,
-  todayRules,
-} from './rule-text.js';
+import { literalQuery, literalRequest, splitLiteral, subsets } from './rule-text.js';
+import type { RuleDialect } from './dialect.js';
 import { HeaderPlan } from './header-plan.js';
 import { routeSharedHeaders } from '../../api/cache-tags.js';
 
@@ -110,14 +102,16 @@ export class RulePlanner {
   private readonly perPriority = new Map<number, number>();
   private readonly routes = new Map<string, AnyRoute>();
   private readonly counted = noReach();
-  /** Header blocks of files outside `_s/` (the front door): written whatever is admitted. */
-  private readonly pinnedHeaders: string[] = [];
+  /** Headers of files outside `_s/` (the front door): written whatever is admitted. */
+  private readonly pinnedHeaders: Array<{ path: string; headers: Record<string, string> }> = [];
   private readonly admission: Admission;
 
   constructor(
     private readonly workDir: string,
     private readonly settings: BuildSettings,
     private readonly reach: ReachPolicy,
+    /** How the rules are written; null: the target writes none, and the plan is only spooled for the next build. */
+    private readonly dialect: RuleDialect | null,
     private readonly fs: OutputFs = nodeFs,
   ) {
     this.admission = new Admission(settings.ruleBudget);
@@ -141,7 +135,7 @@ export class RulePlanner {
       const { contentType, cacheControl } = headers;
       const shared = routeSharedHeaders(planned.route, cacheControl);
       const own = { 'Content-Type': contentType, ...CORS, 'Cache-Control': cacheControl, ...shared };
-      this.pinnedHeaders.push(block(`/${file}`, own));
+      this.pinnedHeaders.push({ path: `/${file}`, headers: own });
     } else this.headerPlan.file(file, headers.cacheControl);
     // A request's shortest spelling is also one of its forms: its standing is worked out once.
     const standings = new Map<RequestForm, Standing>();
@@ -271,18 +265,45 @@ export class RulePlanner {
     this.spool.close();
   }
 
-  /** Write `_redirects` and `_headers` into `dir`; keep the spool as `spoolTo` (the next build carries from it). */
+  /**
+   * Write the rules and headers into `dir` in the target's dialect (none without one); keep the spool
+   * as `spoolTo` (the next build carries from it).
+   */
   finish(dir: string, spoolTo?: string): RuleStats {
     this.close();
+    const d = this.dialect;
+    const stats = d ? this.write(dir, d) : this.unwritten();
+    this.spool.finish();
+    if (spoolTo) {
+      // What a build killed before it cleaned up may have left there.
+      this.fs.rmSync(spoolTo, { recursive: true, force: true });
+      this.fs.renameSync(this.spool.dir, spoolTo);
+    }
+    this.fs.rmSync(this.workDir, { recursive: true, force: true });
+    return stats;
+  }
+
+  /** No rules: what was planned, counted. */
+  private unwritten(): RuleStats {
+    const none = { total: 0, literals: 0, toOrigin: 0, escapes: 0, pages: 0, headersBytes: 0, headerExceptions: 0 };
+    const reach = { ...this.counted, reached: 0, hotReached: 0 };
+    return { ...none, budget: this.settings.ruleBudget, candidates: this.candidates(), reach };
+  }
+
+  private candidates(): number {
+    return [...this.perPriority.values()].reduce((a, b) => a + b, 0);
+  }
+
+  private write(dir: string, d: RuleDialect): RuleStats {
     const { ruleBudget: budget, fallback, router, origin } = this.settings;
     const escapes = [...this.routes.values()].flatMap((route) =>
       subsets(Object.keys(route.query)).map((keys) => ({
         k: keys.length,
-        rule: escapeRule(route, keys, fallback),
+        rule: d.escape(route, keys, fallback),
       })),
     );
-    const pages = pageRules(dir, router, this.fs);
-    const todays = origin ? todayRules(ROUTES, origin) : [];
+    const pages = d.pages(dir, router, this.fs);
+    const todays = origin ? ROUTES.filter((r) => r.today).map((r) => d.today(r, origin)) : [];
     // checkBudget() made room for the escapes of every route, every page rule and every rule for
     // today's answers, so this is never negative.
     const room = budget - escapes.length - pages.length - todays.length - 1;
@@ -295,10 +316,10 @@ export class RulePlanner {
       { length: maxK + 1 },
       (_, k) => new LineWriter(path.join(this.workDir, `k-${k}.txt`), this.fs),
     );
-    const pinned = [...this.pinnedHeaders];
-    if (this.fs.existsSync(path.join(dir, ASSET_DIR))) pinned.unshift(block(`/${ASSET_DIR}/*`, ASSET_HEADERS));
-    const headersText = this.headerPlan.text(pinned);
-    this.fs.writeFileSync(path.join(dir, '_headers'), headersText);
+    const pinned = this.pinnedHeaders.map((p) => d.block(p.path, p.headers));
+    if (this.fs.existsSync(path.join(dir, ASSET_DIR))) pinned.unshift(d.block(`/${ASSET_DIR}/*`, ASSET_HEADERS));
+    const headersText = this.headerPlan.text(pinned, d.block);
+    this.fs.writeFileSync(path.join(dir, d.headersFile), headersText);
     const reach = { ...this.counted, reached: 0, hotReached: 0 };
     let literals = 0;
     let toOrigin = 0;
@@ -308,20 +329,19 @@ export class RulePlanner {
       const query = () => literalQuery(splitLiteral(s.request).conds);
       if (origin && this.reach.volatileOf(s, s.route, query)) {
         // A literal's conditions are the request's every route key: the origin is asked exactly that.
-        groups[s.k]!.write(`${s.request} ${originTarget(origin, s.request)} 200!\n`);
+        groups[s.k]!.write(`${d.toOrigin(s.request, origin)}\n`);
         toOrigin++;
         continue;
       }
-      groups[s.k]!.write(`${s.request} /${s.file} 200!\n`);
+      groups[s.k]!.write(`${d.literal(s.request, s.file)}\n`);
       reach.reached += s.shortest;
       // Heat is not spooled (it follows the snapshot day): worked out as carry() and add() do.
       if (s.shortest === 1 && this.reach.hotOf(s)) reach.hotReached++;
     }
     for (const g of groups) g.close();
 
-    const out = new LineWriter(path.join(dir, '_redirects'), this.fs);
-    out.write('# Generated by `fds build`. Literal rules serve pre-rendered files for exact requests; every other\n');
-    out.write('# request reaches the fallback. Order matters (see src/publish/rules.ts for why this is sound).\n');
+    const out = new LineWriter(path.join(dir, d.rulesFile), this.fs);
+    for (const line of d.preamble) out.write(`${line}\n`);
     for (let k = maxK; k >= 0; k--) {
       for (const line of linesSync(path.join(this.workDir, `k-${k}.txt`), this.fs)) out.write(`${line}\n`);
       for (const e of escapes) if (e.k === k) out.write(`${e.rule}\n`);
@@ -329,15 +349,8 @@ export class RulePlanner {
     // After every escape: only a request carrying none of its route's keys gets here.
     for (const rule of todays) out.write(`${rule}\n`);
     for (const rule of pages) out.write(`${rule}\n`);
-    out.write(`/* ${isFunction(fallback) ? fallback : `${fallback}/:splat`} 200!\n`);
+    out.write(`${d.catchAll(fallback)}\n`);
     out.close();
-    this.spool.finish();
-    if (spoolTo) {
-      // What a build killed before it cleaned up may have left there.
-      this.fs.rmSync(spoolTo, { recursive: true, force: true });
-      this.fs.renameSync(this.spool.dir, spoolTo);
-    }
-    this.fs.rmSync(this.workDir, { recursive: true, force: true });
     return {
       total: literals + escapes.length + pages.length + todays.length + 1,
       literals,
@@ -345,7 +358,7 @@ export class RulePlanner {
       escapes: escapes.length,
       pages: pages.length,
       budget,
-      candidates: [...this.perPriority.values()].reduce((a, b) => a + b, 0),
+      candidates: this.candidates(),
       reach,
       headersBytes: Buffer.byteLength(headersText),
       headerExceptions: this.headerPlan.exceptionCount,

@@ -1,12 +1,12 @@
 /**
- * The server's handle on its store. The server starts even when the store cannot be opened (health
+ * A long-running reader's handle on its store (the server's and the Netlify Function's). The server starts even when the store cannot be opened (health
  * then says 503 instead of the process dying) and tries again, at most once per retry interval,
  * on later requests — so a store that appears or is repaired later is picked up without restart.
  * A store file replaced by another (a new snapshot moved into place) is reopened the same way.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { StoreReader } from '../store/read/reader.js';
+import { StoreReader } from './read/reader.js';
 
 export type StoreProblem = 'disconnected' | 'error';
 

@@ -3,7 +3,7 @@
  * (most tests hold every new item: `admitOneIn` 1), and which new items it lets in once the budget is spent.
  */
 import { describe, expect, it } from 'vitest';
-import { ByteLru, exactBuffer } from '../../src/server/byte-lru.js';
+import { ByteLru, exactBuffer } from '../../src/util/byte-lru.js';
 
 const bytes = (n: number, fill = 1) => Buffer.alloc(n, fill);
 
