@@ -5,7 +5,17 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { JSON_TYPE } from '../api/headers.js';
+import { CORS, JSON_TYPE, SHARED_NO_STORE } from '../api/headers.js';
+
+/** An error's headers, as the render core gives every error (api/headers.ts), written as lines. */
+const HEADER_LINES = Object.entries({
+  'Content-Type': JSON_TYPE,
+  'Cache-Control': 'no-store',
+  ...SHARED_NO_STORE,
+  ...CORS,
+})
+  .map(([k, v]) => `${k}: ${v}\r\n`)
+  .join('');
 
 /** `log`: where the server's log takes a line, or null when it logs nothing. */
 export function answerClientError(
@@ -20,10 +30,8 @@ export function answerClientError(
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_URI_OVERFLOW' ? 414 : 400;
   const body = JSON.stringify({ error: status === 400 ? 'Bad request' : http.STATUS_CODES[status] });
   socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\n` +
-      'CDN-Cache-Control: no-store\r\nNetlify-CDN-Cache-Control: no-store\r\n' +
-      `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${HEADER_LINES}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
   log?.(JSON.stringify({ time: new Date().toISOString(), status, error: err.code ?? 'client error' }));
 }
