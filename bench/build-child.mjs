@@ -13,7 +13,7 @@ const { values } = parseArgs({
     fallback: { type: 'string' },
   },
 });
-const { build } = await import('../build/publish/build.js');
+const { build } = await import('../build/netlify/build.js');
 const { StoreReader } = await import('../build/store/read/reader.js');
 const store = StoreReader.open(values.db);
 const summary = await build({ store, out: values.out, full: values.full, fallback: values.fallback });
