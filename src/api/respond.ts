@@ -19,6 +19,11 @@ export interface ApiResponse {
    * static answer the server keeps, server/static-lookup.ts): the transport adds and changes nothing.
    */
   final?: boolean;
+  /**
+   * A 304's: the length and type of the entity it stands for, so the transport says what the 200
+   * would vary on (RFC 9110 §15.4.5: a 304 repeats the 200's `Vary`).
+   */
+  standsFor?: { bytes: number; contentType: string | undefined };
 }
 
 export interface RequestHead {
@@ -47,13 +52,15 @@ export function finishResponse(
   headers: Record<string, string>,
   body: Buffer,
   etag?: string,
+  /** The entity's length when `body` is left empty (a file not read for a 304). */
+  bytes = body.length,
 ): ApiResponse {
   if (status === 200) {
     const tag = etag ?? etagOf(body);
     headers.ETag = tag;
     if (ifNoneMatch(requestHeader(req, 'if-none-match'), tag)) {
-      const { 'Content-Type': _type, ...kept } = headers;
-      return { status: 304, headers: kept, body: EMPTY, sendBody: false };
+      const { 'Content-Type': contentType, ...kept } = headers;
+      return { status: 304, headers: kept, body: EMPTY, sendBody: false, standsFor: { bytes, contentType } };
     }
   }
   return { status, headers, body, sendBody: req.method !== 'HEAD' && status !== 204 && status !== 304 };

@@ -25,7 +25,10 @@ export interface FileIndex {
 export interface BuildTarget<Report extends object = object> extends SettingsTarget {
   /** How it writes the rules; null: it writes none (it reaches the files another way). */
   readonly rules: RuleDialect | null;
-  /** The files beside the rendered ones that a build with these settings writes for it. */
+  /**
+   * The files beside the rendered ones that a build with these settings writes for it in `finish`:
+   * compared with the published release's to tell whether the build changed anything.
+   */
   files(settings: BuildSettings): readonly string[];
   /** Every file it may write beside the rendered ones, whatever the settings (a tree taken over must not hold them). */
   readonly anyFiles: readonly string[];

@@ -224,7 +224,7 @@ export class StaticBuild implements StaticLookup {
     }
     // Status, ETag and 304 are decided as for any answer; a 304 needs no body, so none is read for it.
     slot.headers ??= fileHeaders(index.headers(n), resolution);
-    const response = finishResponse(req, 200, { ...slot.headers }, EMPTY, index.etag(n));
+    const response = finishResponse(req, 200, { ...slot.headers }, EMPTY, index.etag(n), index.bytes(n));
     if (response.status === 200) {
       const body = this.body(dir, index, n, coding);
       if (body === null) return null;

@@ -3,7 +3,7 @@
  * static lookup's finished answers (static-lookup.ts), which are made once and kept.
  */
 import type { ApiResponse } from '../api/respond.js';
-import { compress, compressible, negotiate } from './compress.js';
+import { compress, compressible, compressibleSize, negotiate } from './compress.js';
 
 /**
  * Compression, and the one header that belongs to the transport: the length of what is sent. An
@@ -11,6 +11,12 @@ import { compress, compressible, negotiate } from './compress.js';
  */
 export function encode(response: ApiResponse, acceptEncoding: string | string[] | undefined): void {
   if (response.final) return;
+  const { standsFor } = response;
+  if (standsFor) {
+    // A 304 has no body to code, and says what its 200 would vary on.
+    if (compressibleSize(standsFor.bytes, standsFor.contentType)) response.headers.Vary = 'Accept-Encoding';
+    return;
+  }
   if (!response.headers['Content-Encoding'] && compressible(response.body, response.headers)) {
     response.headers.Vary = 'Accept-Encoding';
     const coding = negotiate(acceptEncoding);

@@ -38,6 +38,31 @@ function largeFile() {
   return { entry, ...target(entry.request) };
 }
 
+describe('a file answered not modified', () => {
+  it('says what its 200 varies on, as the transport finishes it, and nothing for a file too small to compress', () => {
+    const lookup = new StaticBuild(out);
+    try {
+      const small = manifest().find((e) => e.status === 200 && e.bytes < 512)!;
+      for (const [entry, vary] of [
+        [largeFile().entry, 'Accept-Encoding'],
+        [small, undefined],
+      ] as const) {
+        const { urlPath, rawQuery, resolution } = target(entry.request);
+        const whole = lookup.lookup({ method: 'GET', path: urlPath, rawQuery, headers: {} }, resolution, fileSlot())!;
+        encode(whole, undefined);
+        expect(whole.headers.Vary, entry.request).toBe(vary);
+        const headers = { 'if-none-match': entry.etag };
+        const notModified = lookup.lookup({ method: 'GET', path: urlPath, rawQuery, headers }, resolution, fileSlot())!;
+        encode(notModified, undefined);
+        expect(notModified.status, entry.request).toBe(304);
+        expect(notModified.headers.Vary, entry.request).toBe(vary);
+      }
+    } finally {
+      lookup.close();
+    }
+  });
+});
+
 describe('ready static answers', () => {
   it('are, first and then from what was kept, the answer the transport finishes from the plain lookup, for every file, method and coding', () => {
     const entries = manifest().filter((e) => e.status === 200);

@@ -106,6 +106,20 @@ describe('fallback server: transport', () => {
     expect(none.headers['content-encoding']).toBeUndefined();
   });
 
+  it('says in a 304 what the 200 varies on (RFC 9110 §15.4.5), and nothing for an answer too small to compress', async () => {
+    const { port } = await start();
+    for (const [url, vary] of [
+      ['/get/soccer/eng.1/events/9001', 'Accept-Encoding'],
+      ['/get/soccer/meta', undefined],
+    ] as const) {
+      const whole = await rawRequest(port, 'GET', url);
+      expect(whole.headers.vary, url).toBe(vary);
+      const again = await rawRequest(port, 'GET', url, { 'if-none-match': whole.headers.etag! });
+      expect(again.status, url).toBe(304);
+      expect(again.headers.vary, url).toBe(vary);
+    }
+  });
+
   it('rate-limits per client and bucket with RateLimit-* headers and a 429 {error} with Retry-After', async () => {
     const { port } = await start({ rateLimit: { api: 2, other: 3, windowMs: 60_000 } });
     const first = await rawRequest(port, 'GET', '/get/soccer/meta');
