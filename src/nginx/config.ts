@@ -53,14 +53,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { routeSharedHeaders, sharedCacheHeaders } from '../api/cache-tags.js';
-import { CORS, liveByCacheControl } from '../api/headers.js';
+import { routeSharedHeaders } from '../api/cache-tags.js';
 import type { ApiResponse } from '../api/respond.js';
 import type { ResolvedRequest } from '../app/resolve.js';
 import { resolve } from '../app/resolve.js';
 import { MANIFEST_FILE } from '../release/layout.js';
 import type { ManifestEntry } from '../release/manifest.js';
 import { compressibleSize } from '../server/compress.js';
+import { manifestHeaders } from '../server/release-index.js';
+import { fileHeaders } from '../server/static-lookup.js';
 import { encode } from '../server/transport.js';
 import { LineWriter, linesSync } from '../util/lines.js';
 
@@ -241,7 +242,7 @@ class Parts {
   /** Null when a value cannot go into the configuration as it is: the request is the origin's. */
   record(entry: ManifestEntry, request: ResolvedRequest): string | null {
     const { route } = request;
-    const base: Headers = { 'Content-Type': entry.contentType, 'Cache-Control': entry.cacheControl, ...CORS };
+    const base = manifestHeaders(entry.contentType, entry.cacheControl);
     const transport = this.transportHeaders(entry.contentType, entry.bytes);
     const shared = new Set([
       ...Object.keys(base),
@@ -302,20 +303,12 @@ class Parts {
 }
 
 /**
- * What `fds serve` sends with a file for this request before its transport: the manifest's headers
- * as its release index gives them, the shared caches' for the route and values (as
- * server/static-lookup.ts `fileHeaders` adds them), then the ETag (api/respond.ts).
+ * What `fds serve` sends with a file for this request before its transport: the headers of its
+ * manifest line and its route's (server/static-lookup.ts `fileHeaders`), then the ETag (api/respond.ts).
  */
 function answerHeaders(entry: ManifestEntry, request: ResolvedRequest): Headers {
-  const { route, params, query } = request;
-  const live = liveByCacheControl(route.cache, entry.cacheControl);
-  return {
-    'Content-Type': entry.contentType,
-    'Cache-Control': entry.cacheControl,
-    ...CORS,
-    ...sharedCacheHeaders(route, 200, live, params, query),
-    ETag: entry.etag,
-  };
+  const base = manifestHeaders(entry.contentType, entry.cacheControl);
+  return { ...fileHeaders(base, { kind: 'resolved', route: request.route, request }), ETag: entry.etag };
 }
 
 /** The nginx variable holding an own header's value. */

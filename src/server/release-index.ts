@@ -25,6 +25,13 @@ const safeFile = (file: unknown): file is string =>
 const headerSafe = (v: unknown): v is string => typeof v === 'string' && /^[\x20-\x7e]*$/.test(v);
 const etagSafe = (v: unknown): v is string => headerSafe(v) && /^"[^"]*"$/.test(v);
 
+/** The headers `fds serve` sends with every file from its manifest line (static-lookup.ts adds the route's). */
+export const manifestHeaders = (contentType: string, cacheControl: string): Record<string, string> => ({
+  'Content-Type': contentType,
+  'Cache-Control': cacheControl,
+  ...CORS,
+});
+
 export class ReleaseIndex {
   private readonly byKey = new Map<string, number>();
   private readonly paths: string[] = [];
@@ -52,13 +59,7 @@ export class ReleaseIndex {
         headerId = safe ? index.headerSets.length : -1;
         interned.set(set, headerId);
         if (safe)
-          index.headerSets.push(
-            Object.freeze({
-              'Content-Type': e.contentType as string,
-              'Cache-Control': e.cacheControl as string,
-              ...CORS,
-            }),
-          );
+          index.headerSets.push(Object.freeze(manifestHeaders(e.contentType as string, e.cacheControl as string)));
       }
       if (headerId < 0) continue;
       const n = index.paths.length;

@@ -72,7 +72,10 @@ export const fileSlot = (): FileSlot => ({ release: -1, n: -1, ready: null, head
  * tells shared caches of the same answer (api/cache-tags.ts), from the file's route and values —
  * the resolution that found the file — and whether its Cache-Control is its class's while live.
  */
-function fileHeaders(base: Readonly<Record<string, string>>, resolution: Resolution): Readonly<Record<string, string>> {
+export function fileHeaders(
+  base: Readonly<Record<string, string>>,
+  resolution: Resolution,
+): Readonly<Record<string, string>> {
   if (resolution.kind !== 'resolved') return base;
   const { route, params, query } = resolution.request;
   const live = liveByCacheControl(route.cache, base['Cache-Control'] ?? '');
