@@ -58,15 +58,14 @@ export function nginxTarget(): BuildTarget<NginxReport> {
 
 class NginxBuild implements TargetBuild<NginxReport> {
   readonly index = null;
-  /** The configuration reaches every file the manifest lists. */
+  /**
+   * The configuration lists every pre-rendered request's spellings, but those with a capital letter or
+   * a header value it cannot write (config.ts): none that the demo's or ESPN's ids make.
+   */
   readonly reachesAll = true;
   private written: NginxReport['nginx'] = null;
 
   constructor(private readonly origin: string) {}
-
-  place(): void {}
-
-  async finish(): Promise<void> {}
 
   /** The configuration names the release by its real path (config.ts, ROOT): written once it has its name. */
   seal(release: string): void {
@@ -77,6 +76,4 @@ class NginxBuild implements TargetBuild<NginxReport> {
   report(): NginxReport {
     return { nginx: this.written };
   }
-
-  end(): void {}
 }

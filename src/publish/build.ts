@@ -56,11 +56,16 @@ const writtenAnew = (target: BuildTarget) => [...target.anyFiles, ...AUX_FILES];
  * else the release pruning would delete next, taken over and brought up to date (recycle.ts); else an
  * empty one.
  */
-function takeTree(layout: ReleaseLayout, previous: string, keep: number, target: BuildTarget): Recycler | null {
+function takeTree(
+  layout: ReleaseLayout,
+  previous: string,
+  before: BuildInfo | null,
+  keep: number,
+  target: BuildTarget,
+): Recycler | null {
   if (!uses('recycle')) return null;
   // Another target's release holds files this one knows nothing of: a tree is taken for the same target only.
-  const made = readBuildInfo(previous)?.settings.target ?? DEFAULT_TARGET;
-  if (made !== target.name) return null;
+  if ((before?.settings.target ?? DEFAULT_TARGET) !== target.name) return null;
   const tree = Recycler.take(layout, previous, keep, tempReleasePath(layout), writtenAnew(target), uses('spare'));
   if (tree) engaged(tree.spare ? 'spare' : 'recycle');
   return tree;
@@ -70,13 +75,15 @@ function scopeFor(store: StoreReader, previous: string | null, settings: BuildIn
   const info: BuildInfo = { code: codeVersion(), snapshot: store.snapshots.current(), settings };
   const before = readBuildInfo(previous);
   const same = JSON.stringify(before?.settings) === JSON.stringify(settings);
-  return { info, scope: buildScope(store, before, info, full, same) };
+  return { info, before, scope: buildScope(store, before, info, full, same) };
 }
 
 /**
  * Steps: check the settings; lock; decide the scope and tell it (`onScope`, which may stop the build
- * here); check the function's size; answer at once when nothing changed; take a tree to start from and fill it (write-release.ts); publish it, or give it
- * back when it equals the published release; clean up whatever happened.
+ * here); start the target's part (which may refuse: a function too large to deploy); answer at once
+ * when nothing changed; take a tree to start from and fill it (write-release.ts); publish it (the
+ * target sealing it under its final name), or give it back when it equals the published release;
+ * clean up whatever happened.
  */
 export async function build<Report extends object>(opts: BuildOptions<Report>): Promise<BuildSummary & Report> {
   const started = performance.now();
@@ -98,16 +105,16 @@ export async function build<Report extends object>(opts: BuildOptions<Report>): 
     // Its own reads are a build's too (render-worker.ts).
     const restoreCache = smallPageCache(store.db);
     try {
-      const { info, scope } = scopeFor(store, previous, settings, !!opts.full);
+      const { info, before, scope } = scopeFor(store, previous, settings, !!opts.full);
       opts.onScope?.(scope);
       // Before any work: the target may refuse (a function that cannot deploy makes the build pointless).
       target = await opts.target.start(store, settings, opts.out);
       if (scope.kind === 'none' && previous)
         return { ...unchanged(previous, router, seconds()), ...target.report(null) };
       const keep = opts.keep ?? 2;
-      const recycler = previous && !opts.full ? takeTree(layout, previous, keep, opts.target) : null;
+      const recycler = previous && !opts.full ? takeTree(layout, previous, before, keep, opts.target) : null;
       temp = recycler?.dir ?? createTempRelease(layout);
-      target.place(temp, previous);
+      target.place?.(temp, previous);
       const ctx: BuildContext = { store, opts, target, temp, previous, scope, info, fs, recycler, settings };
       const written = await writeRelease(ctx);
       const aux = auxFiles(opts.target, settings);
@@ -162,7 +169,7 @@ export async function build<Report extends object>(opts: BuildOptions<Report>): 
       restoreCache();
     }
   } finally {
-    target?.end();
+    target?.end?.();
     if (temp) removeTemp(fs, temp);
     unlock();
   }

@@ -42,16 +42,19 @@ export interface TargetBuild<Report extends object> {
   /** Whether its host reaches every pre-rendered request from its file (the rules reach those they hold). */
   readonly reachesAll: boolean;
   /** The temporary release before its files are planned: what the target places there first. */
-  place(temp: string, previous: string | null): void;
+  place?(temp: string, previous: string | null): void;
   /** The temporary release, its files, manifest and rules written: the target's own files. */
-  finish(temp: string, fs: OutputFs): Promise<void>;
+  finish?(temp: string, fs: OutputFs): Promise<void>;
   /**
    * The release under its final name, complete, just before it is published: for a file that names
    * the release's own path (nginx's root). Not called when the build publishes nothing.
    */
   seal?(release: string): void;
-  /** The build succeeded: what it reports. `published`: the release it published, null when none. */
+  /**
+   * The build succeeded: the target keeps what it prepared (Netlify's function package) and says what
+   * it did. `published`: the release the build published, null when none.
+   */
   report(published: string | null): Report;
-  /** Whatever happened, last. */
-  end(): void;
+  /** Whatever happened, last: what it prepared and did not keep goes. */
+  end?(): void;
 }

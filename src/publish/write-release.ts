@@ -253,7 +253,7 @@ class ReleaseWriter {
     const ruleStats = this.rules.finish(temp, carryDir(temp));
     this.ranges.finish(carryDir(temp), fs);
     await Promise.all([this.manifest.done(), this.rules.spooled()]);
-    await this.ctx.target.finish(temp, fs);
+    await this.ctx.target.finish?.(temp, fs);
     if (counts.failed) {
       throw new BuildError(
         `${counts.failed} of ${counts.files + counts.failed} pre-rendered responses failed; nothing was published`,

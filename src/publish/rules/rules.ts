@@ -1,6 +1,6 @@
 /**
  * The rule plan: the rewrite rules and headers that reach a release's files, generated from the route
- * table and written in the target's dialect (../target.ts; Netlify's `_redirects` and `_headers`,
+ * table and written in the target's dialect (dialect.ts; Netlify's `_redirects` and `_headers`,
  * netlify/rules/dialect.ts, are what the rules below are spelled in).
  *
  * THE SCHEME. Every rule is forced (`200!`), so no outcome depends on which files exist. Files live
