@@ -4,6 +4,7 @@
  * naming the published release by its own path; it refuses what nginx cannot do before any work, and
  * `fds check`, which reads Netlify's rules, refuses its release.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { nginxTarget } from '../../src/nginx/target.js';
 import type { NginxReport } from '../../src/nginx/target.js';
 import { currentRelease } from '../../src/release/layout.js';
 import { StoreReader } from '../../src/store/read/reader.js';
-import { tempDir } from '../helpers/store.js';
+import { ROOT, tempDir } from '../helpers/store.js';
 import { buildInto, contentOf, demoStore } from '../publish/helpers.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
@@ -39,7 +40,28 @@ function renderedFiles(out: string): Map<string, string> {
   return new Map([...contentOf(out)].filter(([file]) => !own.has(file) && !file.startsWith('_b/')));
 }
 
+/** `fds build ARGS` as a user runs it (from the sources). */
+const fdsBuild = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'build', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+
 describe('fds build --target nginx', () => {
+  it('is what the command builds with --target nginx, and the command refuses an unknown target as a usage error', () => {
+    const out = outDir();
+    const built = fdsBuild('--target', 'nginx', '--db', db, '--out', out);
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stdout).toMatch(/no rules; nginx\.conf [\d.]+ MB \([\d,]+ spellings of [\d,]+ answers to files\)/);
+    expect(fs.existsSync(path.join(currentRelease(out)!, NGINX_FILE))).toBe(true);
+    const unknown = fdsBuild('--target', 'apache', '--db', db, '--out', outDir());
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('Allowed choices are netlify, nginx');
+    const edge = fdsBuild('--target', 'nginx', '--router', 'edge', '--db', db, '--out', outDir());
+    expect(edge.status).toBe(1);
+    expect(edge.stderr).toContain("--router edge is Netlify's edge function");
+  });
+
   it('publishes the rendered files with the nginx.conf that names its release, and no Netlify rules', async () => {
     const out = outDir();
     const summary = await nginxBuild(out);

@@ -1,5 +1,5 @@
 import { DEFAULT_OUT } from '../../release/layout.js';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { build, BuildError } from '../../publish/build.js';
 import type { BuildTarget } from '../../publish/build.js';
 import { endWithStarter, needsBoundedHeap, runBounded, tuneBuildProcess } from '../build-heap.js';
@@ -17,7 +17,7 @@ import type { Router } from '../../publish/rules/rule-settings.js';
 import { EDGE_LIMIT_BYTES, EdgeError } from '../../netlify/edge/bundle.js';
 import { FunctionTooLarge, describeFunctionSize } from '../../netlify/function-size.js';
 import { Progress } from '../progress.js';
-import { CommandFailed, UsageError, parseCount, parsePositiveInt } from '../errors.js';
+import { CommandFailed, parseCount, parsePositiveInt } from '../errors.js';
 import { StoreReader } from '../../store/read/reader.js';
 import path from 'node:path';
 import { mb, thousands } from '../../util/thousands.js';
@@ -127,16 +127,14 @@ export function buildCommand(): Command {
       'pre-render every enumerable response into --out with Netlify rules and headers ' +
         '(or an nginx configuration, --target nginx), published atomically (incremental unless --full)',
     )
-    .option(
-      '--target <host>',
-      'what serves the release: netlify (_redirects, _headers, the function) or nginx (an nginx.conf ' +
-        'sending what has no file to the --fallback origin)',
-      (v) => {
-        if (!(TARGET_NAMES as readonly string[]).includes(v))
-          throw new UsageError(`--target must be one of ${TARGET_NAMES.join(', ')}, got ${JSON.stringify(v)}`);
-        return v as TargetName;
-      },
-      'netlify',
+    .addOption(
+      new Option(
+        '--target <host>',
+        'what serves the release: netlify (_redirects, _headers, the function) or nginx (an nginx.conf ' +
+          'sending what has no file to the --fallback origin)',
+      )
+        .choices(TARGET_NAMES)
+        .default('netlify'),
     )
     .option(
       '--out <dir>',
@@ -162,16 +160,14 @@ export function buildCommand(): Command {
         'origin running `fds live`, the rest to files (env FDS_ORIGIN; needs --router rules)',
       process.env.FDS_ORIGIN || undefined,
     )
-    .option(
-      '--router <router>',
-      'how the CDN reaches the files: rules (literal rules, spent by expected traffic) or edge ' +
-        '(an edge function that reaches every file)',
-      (v) => {
-        if (!(ROUTERS as readonly string[]).includes(v))
-          throw new UsageError(`--router must be one of ${ROUTERS.join(', ')}, got ${JSON.stringify(v)}`);
-        return v as Router;
-      },
-      'rules',
+    .addOption(
+      new Option(
+        '--router <router>',
+        'how the CDN reaches the files: rules (literal rules, spent by expected traffic) or edge ' +
+          '(an edge function that reaches every file)',
+      )
+        .choices(ROUTERS)
+        .default('rules'),
     )
     .option('--keep <n>', 'older releases kept beside the published one', parseCount('--keep'), 2)
     .addOption(purgeOption('once the build is published (the tags of the answers it changed)'))
